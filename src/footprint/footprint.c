@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "footprint/footprint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct footprint *fp__new(void)
+{
+	struct footprint *fp = xcalloc(1, sizeof(*fp));
+
+	fp->complete = true;
+	fp->tool = xstrdup("kfootprint " KF_VERSION);
+	return fp;
+}
+
+static void free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+static void proc_free(struct fp_proc *p)
+{
+	free(p->exe);
+	free_argv(p->argv);
+	fp_sctab_release(&p->syscalls);
+	for (uint32_t i = 0; i < p->files_cap; i++) {
+		if (p->files[i]) {
+			free(p->files[i]->path);
+			free(p->files[i]);
+		}
+	}
+	free(p->files);
+	free(p);
+}
+
+void fp__free(struct footprint *fp)
+{
+	if (!fp)
+		return;
+	free(fp->tool);
+	free(fp->host_kernel);
+	free(fp->host_arch);
+	free_argv(fp->argv);
+	free(fp->attached_pids);
+	free(fp->label);
+	free(fp->user);
+	free(fp->backend);
+	free(fp->started_at);
+	free(fp->incomplete_why);
+	fp_sctab_release(&fp->syscalls);
+	for (size_t i = 0; i < fp->nprocs; i++)
+		proc_free(fp->procs[i]);
+	free(fp->procs);
+	free(fp->pid_hash);
+	for (size_t i = 0; i < fp->ninterned; i++)
+		free(fp->interned[i]);
+	free(fp->interned);
+	free(fp);
+}
+
+uint64_t fp__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void fp__start(struct footprint *fp)
+{
+	struct utsname u;
+	char buf[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	fp->t0_ns = fp__now_ns();
+	gmtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	free(fp->started_at);
+	fp->started_at = xstrdup(buf);
+	if (!uname(&u)) {
+		free(fp->host_kernel);
+		free(fp->host_arch);
+		fp->host_kernel = xstrdup(u.release);
+		fp->host_arch = xstrdup(u.machine);
+	}
+}
+
+double fp__rel_s(const struct footprint *fp, uint64_t mono_ns)
+{
+	return mono_ns > fp->t0_ns ? (double)(mono_ns - fp->t0_ns) / 1e9 : 0.0;
+}
+
+void fp__finish(struct footprint *fp)
+{
+	fp->elapsed_s = fp__rel_s(fp, fp__now_ns());
+}
+
+void fp__set_incomplete(struct footprint *fp, const char *why)
+{
+	fp->complete = false;
+	if (!fp->incomplete_why)
+		fp->incomplete_why = xstrdup(why);
+}
+
+/* Interning keeps one copy of names loaded from JSON that the tables do not know. */
+const char *fp__intern(struct footprint *fp, const char *s)
+{
+	for (size_t i = 0; i < fp->ninterned; i++)
+		if (!strcmp(fp->interned[i], s))
+			return fp->interned[i];
+	XGROW(fp->interned, fp->interned_cap, fp->ninterned + 1);
+	fp->interned[fp->ninterned] = xstrdup(s);
+	return fp->interned[fp->ninterned++];
+}
+
+/* --- syscall tables ------------------------------------------------------------------------------ */
+
+static uint32_t sc_hash(enum kf_abi abi, int nr)
+{
+	uint32_t k = ((uint32_t)abi << 16) ^ (uint32_t)nr;
+
+	return k * 2654435761u;
+}
+
+struct fp_sysstat *fp_sctab_find(const struct fp_sctab *t, enum kf_abi abi, int nr)
+{
+	if (!t->cap)
+		return NULL;
+	for (uint32_t i = sc_hash(abi, nr) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		struct fp_sysstat *s = t->slots[i];
+
+		if (!s)
+			return NULL;
+		if (s->nr == nr && s->abi == abi)
+			return s;
+	}
+}
+
+static void sctab_insert(struct fp_sctab *t, struct fp_sysstat *s)
+{
+	uint32_t i = sc_hash(s->abi, s->nr) & (t->cap - 1);
+
+	while (t->slots[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = s;
+}
+
+struct fp_sysstat *fp_sctab_get(struct fp_sctab *t, enum kf_abi abi, int nr, const char *name)
+{
+	struct fp_sysstat *s = fp_sctab_find(t, abi, nr);
+
+	if (s)
+		return s;
+	if ((t->count + 1) * 2 > t->cap) {
+		struct fp_sysstat **old = t->slots;
+		uint32_t oldcap = t->cap;
+
+		t->cap = oldcap ? oldcap * 2 : 32;
+		t->slots = xcalloc(t->cap, sizeof(*t->slots));
+		for (uint32_t i = 0; i < oldcap; i++)
+			if (old[i])
+				sctab_insert(t, old[i]);
+		free(old);
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->abi = abi;
+	s->nr = nr;
+	s->name = name;
+	sctab_insert(t, s);
+	t->count++;
+	return s;
+}
+
+void fp_sctab_release(struct fp_sctab *t)
+{
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (t->slots[i]) {
+			free(t->slots[i]->errnos);
+			free(t->slots[i]->klass);
+			free(t->slots[i]);
+		}
+	}
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int cmp_abi_name(const void *a, const void *b)
+{
+	const struct fp_sysstat *x = *(const struct fp_sysstat *const *)a;
+	const struct fp_sysstat *y = *(const struct fp_sysstat *const *)b;
+
+	if (x->abi != y->abi)
+		return x->abi < y->abi ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct fp_sysstat **fp_sctab_sorted(const struct fp_sctab *t, int (*cmp)(const void *, const void *))
+{
+	struct fp_sysstat **v = xcalloc(t->count + 1, sizeof(*v));
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->slots[i])
+			v[n++] = t->slots[i];
+	qsort(v, n, sizeof(*v), cmp ? cmp : cmp_abi_name);
+	return v;
+}
+
+static const char *sc_name(struct footprint *fp, enum kf_abi abi, int nr)
+{
+	char buf[32];
+	const struct kf_syscall *row = kf_syscall_by_nr(abi, nr);
+
+	return row ? row->name : fp__intern(fp, kf_syscall_name(abi, nr, buf, sizeof(buf)));
+}
+
+static void add_errno(struct fp_sysstat *s, int err, uint64_t n)
+{
+	uint32_t i = 0;
+
+	while (i < s->nerrnos && s->errnos[i].err < err)
+		i++;
+	if (i < s->nerrnos && s->errnos[i].err == err) {
+		s->errnos[i].count += n;
+		return;
+	}
+	if (s->nerrnos == s->errnos_cap) {
+		s->errnos_cap = s->errnos_cap ? s->errnos_cap * 2 : 4;
+		s->errnos = xrealloc(s->errnos, s->errnos_cap * sizeof(*s->errnos));
+	}
+	memmove(&s->errnos[i + 1], &s->errnos[i], (s->nerrnos - i) * sizeof(*s->errnos));
+	s->errnos[i].err = err;
+	s->errnos[i].count = n;
+	s->nerrnos++;
+}
+
+void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, int err, uint64_t calls,
+		 uint64_t time_ns)
+{
+	struct fp_sysstat *s = fp_sctab_find(&fp->syscalls, abi, nr);
+
+	if (!s)
+		s = fp_sctab_get(&fp->syscalls, abi, nr, sc_name(fp, abi, nr));
+	s->calls += calls;
+	s->time_ns += time_ns;
+	if (err) {
+		s->errors += calls;
+		add_errno(s, err, calls);
+	}
+	if (!p)
+		return;
+	struct fp_sysstat *ps = fp_sctab_get(&p->syscalls, abi, nr, s->name);
+
+	ps->calls += calls;
+	ps->time_ns += time_ns;
+	if (err)
+		ps->errors += calls;
+}
+
+/* --- processes ----------------------------------------------------------------------------------- */
+
+static uint32_t pid_slot(const struct footprint *fp, pid_t pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (fp->pid_hash_cap - 1);
+}
+
+struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid)
+{
+	if (!fp->pid_hash_cap)
+		return NULL;
+	for (struct fp_proc *p = fp->pid_hash[pid_slot(fp, pid)]; p; p = p->hash_next)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+static void hash_remove(struct footprint *fp, struct fp_proc *p)
+{
+	struct fp_proc **pp;
+
+	if (!p->live)
+		return;
+	for (pp = &fp->pid_hash[pid_slot(fp, p->pid)]; *pp; pp = &(*pp)->hash_next) {
+		if (*pp == p) {
+			*pp = p->hash_next;
+			break;
+		}
+	}
+	p->hash_next = NULL;
+	p->live = false;
+}
+
+struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns)
+{
+	struct fp_proc *p = fp__proc_find(fp, pid);
+
+	if (p) /* the pid was reused before we saw the old process go: keep the old one as it was */
+		hash_remove(fp, p);
+	if (!fp->pid_hash_cap) {
+		fp->pid_hash_cap = 256;
+		fp->pid_hash = xcalloc(fp->pid_hash_cap, sizeof(*fp->pid_hash));
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->ppid = ppid;
+	p->start_s = fp__rel_s(fp, mono_ns);
+	p->end_s = -1;
+	p->threads = 1;
+	uint32_t slot = pid_slot(fp, pid);
+	p->hash_next = fp->pid_hash[slot];
+	fp->pid_hash[slot] = p;
+	p->live = true;
+	XGROW(fp->procs, fp->procs_cap, fp->nprocs + 1);
+	fp->procs[fp->nprocs++] = p;
+	return p;
+}
+
+static char **read_cmdline(pid_t pid)
+{
+	char path[64];
+	struct strbuf sb = STRBUF_INIT;
+	char **argv;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (strbuf_read_file(&sb, path) < 0 || !sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	for (size_t i = 0; i < sb.len; i++)
+		n += !sb.buf[i];
+	if (sb.buf[sb.len - 1])
+		n++;
+	argv = xcalloc(n + 1, sizeof(*argv));
+	n = 0;
+	for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
+		argv[n++] = xstrdup(sb.buf + i);
+	strbuf_release(&sb);
+	return argv;
+}
+
+void fp__proc_read_proc(struct fp_proc *p)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)p->pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(buf, sizeof(buf), f)) {
+			size_t len = strcspn(buf, "\n");
+
+			if (len >= sizeof(p->comm))
+				len = sizeof(p->comm) - 1;
+			memcpy(p->comm, buf, len);
+			p->comm[len] = '\0';
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		free(p->exe);
+		p->exe = xstrdup(buf);
+	}
+	char **argv = read_cmdline(p->pid);
+	if (argv)
+		fp__proc_set_argv(p, argv);
+}
+
+void fp__proc_set_argv(struct fp_proc *p, char **argv)
+{
+	free_argv(p->argv);
+	p->argv = argv;
+}
+
+void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, char **argv, const char *comm)
+{
+	(void)fp;
+	p->execs++;
+	if (exe) {
+		free(p->exe);
+		p->exe = xstrdup(exe);
+	}
+	if (argv)
+		fp__proc_set_argv(p, argv);
+	if (comm) {
+		size_t n = strnlen(comm, sizeof(p->comm) - 1);
+
+		memcpy(p->comm, comm, n);
+		p->comm[n] = '\0';
+	}
+}
+
+void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns)
+{
+	p->exit = how;
+	p->end_s = fp__rel_s(fp, mono_ns);
+	hash_remove(fp, p);
+}
+
+/* --- files --------------------------------------------------------------------------------------- */
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct fp_file *file_get(struct fp_proc *p, const char *path)
+{
+	uint32_t i;
+
+	if ((p->nfiles + 1) * 2 > p->files_cap) {
+		struct fp_file **old = p->files;
+		uint32_t oldcap = p->files_cap;
+
+		p->files_cap = oldcap ? oldcap * 2 : 16;
+		p->files = xcalloc(p->files_cap, sizeof(*p->files));
+		for (uint32_t j = 0; j < oldcap; j++) {
+			if (!old[j])
+				continue;
+			for (i = str_hash(old[j]->path) & (p->files_cap - 1); p->files[i]; i = (i + 1) & (p->files_cap - 1))
+				;
+			p->files[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = str_hash(path) & (p->files_cap - 1); p->files[i]; i = (i + 1) & (p->files_cap - 1))
+		if (!strcmp(p->files[i]->path, path))
+			return p->files[i];
+	p->files[i] = xcalloc(1, sizeof(**p->files));
+	p->files[i]->path = xstrdup(path);
+	p->nfiles++;
+	return p->files[i];
+}
+
+void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int oflags, int err, uint64_t n)
+{
+	(void)fp;
+	if (!p || !path)
+		return;
+	struct fp_file *f = file_get(p, path);
+	int acc = oflags & O_ACCMODE;
+
+	if (err) {
+		f->errors += n;
+		p->open_errors += n;
+		return;
+	}
+	if (acc == O_RDONLY || acc == O_RDWR) {
+		f->opens_read += n;
+		p->opens_read += n;
+	}
+	if (acc == O_WRONLY || acc == O_RDWR) {
+		f->opens_write += n;
+		p->opens_write += n;
+	}
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp((*(const struct fp_file *const *)a)->path, (*(const struct fp_file *const *)b)->path);
+}
+
+struct fp_file **fp_proc_files_sorted(const struct fp_proc *p)
+{
+	struct fp_file **v = xcalloc(p->nfiles + 1, sizeof(*v));
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->files_cap; i++)
+		if (p->files[i])
+			v[n++] = p->files[i];
+	qsort(v, n, sizeof(*v), cmp_file);
+	return v;
+}
+
+void fp__lost(struct footprint *fp, uint64_t n)
+{
+	if (!n)
+		return;
+	fp->lost_events += n;
+	fp__set_incomplete(fp, "lost events");
+}
+
+/* --- derived views ------------------------------------------------------------------------------- */
+
+const char *fp_sysstat_class(const struct fp_sysstat *s)
+{
+	const struct kf_syscall *row;
+
+	if (s->klass)
+		return s->klass;
+	row = kf_syscall_by_name(s->abi, s->name);
+	return kf_class_name(row ? (enum kf_class)row->klass : KF_CLASS_NONE);
+}
+
+const char *fp_sysstat_api(const struct fp_sysstat *s, char *buf, size_t len)
+{
+	const struct kf_syscall *row = kf_syscall_by_name(s->abi, s->name);
+
+	if (row && row->entry)
+		return row->entry;
+	snprintf(buf, len, "sys_%s", s->name);
+	return buf;
+}
+
+uint64_t fp__total_calls(const struct footprint *fp)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i])
+			n += fp->syscalls.slots[i]->calls;
+	return n;
+}
+
+uint64_t fp__total_errors(const struct footprint *fp)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i])
+			n += fp->syscalls.slots[i]->errors;
+	return n;
+}
+
+struct fp_proc *fp__parent(const struct footprint *fp, const struct fp_proc *p)
+{
+	/* The latest process with that pid that started no later than the child: pids are reused. */
+	struct fp_proc *best = NULL;
+
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		struct fp_proc *q = fp->procs[i];
+
+		if (q == p)
+			break;
+		if (q->pid == p->ppid && q->start_s <= p->start_s)
+			best = q;
+	}
+	return best;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_FOOTPRINT_H
+#define KF_FOOTPRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "kernel/syscalls.h"
+
+/*
+ * The one data model of kfootprint: what a workload did, as aggregates. Backends feed it through the
+ * fp__* calls below; renderers only read it; JSON (schema "kfootprint/1") round-trips it.
+ *
+ * Memory is O(processes + distinct syscalls per process + distinct files per process): nothing grows with
+ * the number of calls. Strings a footprint holds are owned by it.
+ */
+
+#define FP_SCHEMA "kfootprint/1"
+
+/* How a task or the workload ended. */
+struct fp_exit {
+	enum { FP_EXIT_NONE, FP_EXIT_CODE, FP_EXIT_SIGNAL } kind; /* NONE: still running when we left */
+	int value; /* exit code, or signal number */
+	bool core; /* FP_EXIT_SIGNAL: dumped core */
+};
+
+struct fp_errno_count {
+	int err; /* positive errno */
+	uint64_t count;
+};
+
+/* Aggregate for one (ABI, syscall number). */
+struct fp_sysstat {
+	const char *name; /* interned; from the table, or from a loaded JSON for unknown rows */
+	int nr;
+	enum kf_abi abi;
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t time_ns; /* time in the call, entry to exit, summed */
+	struct fp_errno_count *errnos; /* sorted by err; global table only */
+	uint32_t nerrnos, errnos_cap;
+	char *klass; /* class name as loaded from JSON; NULL: derive from the table */
+};
+
+/* A small hash of (abi, nr) -> fp_sysstat, shared by the workload-wide and per-process views. */
+struct fp_sctab {
+	struct fp_sysstat **slots;
+	uint32_t cap, count;
+};
+
+struct fp_file {
+	char *path;
+	uint64_t opens_read;  /* successful opens for reading (O_RDONLY or O_RDWR) */
+	uint64_t opens_write; /* successful opens for writing (O_WRONLY or O_RDWR) */
+	uint64_t errors;      /* failed opens */
+};
+
+struct fp_proc {
+	pid_t pid; /* thread-group id */
+	pid_t ppid;
+	char comm[16];
+	char *exe;
+	char **argv; /* NULL-terminated; NULL when unknown */
+	double start_s, end_s; /* seconds since the footprint's start; end_s < 0 while running */
+	struct fp_exit exit;
+	uint32_t threads; /* tasks ever seen in this thread group, the leader included */
+	uint32_t execs;   /* successful execs */
+	bool attached;    /* existed before kfootprint attached */
+	uint64_t opens_read, opens_write, open_errors;
+	struct fp_sctab syscalls;
+	struct fp_file **files; /* hash by path */
+	uint32_t files_cap, nfiles;
+	struct fp_proc *hash_next; /* private to footprint.c */
+	bool live;                 /* private: in the pid hash */
+};
+
+struct footprint {
+	char *tool;        /* "kfootprint 0.1.0" */
+	char *host_kernel; /* uname -r */
+	char *host_arch;   /* uname -m */
+	char **argv;       /* workload command; NULL when attached */
+	pid_t *attached_pids;
+	uint32_t nattached;
+	char *label;
+	char *user;
+	char *backend;     /* "ptrace", "bpf" */
+	char *started_at;  /* ISO 8601 UTC */
+	double elapsed_s;
+	struct fp_exit exit; /* the workload's (the started command's, or the first attached pid's) */
+	bool complete;
+	char *incomplete_why; /* set when !complete: "duration", "interrupted", "lost events", ... */
+	uint64_t lost_events;
+
+	struct fp_sctab syscalls; /* workload-wide */
+	struct fp_proc **procs;   /* in order of appearance */
+	size_t nprocs, procs_cap;
+
+	/* private to footprint.c */
+	struct fp_proc **pid_hash;
+	uint32_t pid_hash_cap;
+	uint64_t t0_ns;
+	char **interned;
+	size_t ninterned, interned_cap;
+};
+
+struct footprint *fp__new(void);
+void fp__free(struct footprint *fp);
+
+/* Monotonic clock in ns; the footprint's times are measured from fp->t0_ns, set by fp__start(). */
+uint64_t fp__now_ns(void);
+/* Records start time (wall and monotonic), host, tool. */
+void fp__start(struct footprint *fp);
+/* Seconds since fp__start() for a monotonic timestamp. */
+double fp__rel_s(const struct footprint *fp, uint64_t mono_ns);
+void fp__finish(struct footprint *fp);
+/* Marks the footprint incomplete; the first reason given is kept. */
+void fp__set_incomplete(struct footprint *fp, const char *why);
+const char *fp__intern(struct footprint *fp, const char *s);
+
+/* --- processes --- */
+/* The live process with this tgid, or NULL. */
+struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid);
+/* A new live process (a fork, or one found at attach); replaces a dead one with a reused pid. */
+struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns);
+/* Reads comm, exe and argv of a live process from /proc (best effort). */
+void fp__proc_read_proc(struct fp_proc *p);
+void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, char **argv, const char *comm);
+/* The thread group ended: records how and when, and removes it from the pid hash. */
+void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns);
+void fp__proc_set_argv(struct fp_proc *p, char **argv); /* takes ownership of a NULL-terminated vector */
+
+/* --- syscalls --- */
+/*
+ * Accounts `calls` calls of (abi, nr) made by process p: err == 0 for calls that succeeded (or never
+ * returned), err > 0 for calls that failed with that errno; time_ns is their summed time in the call.
+ * p may be NULL (counted only workload-wide).
+ */
+void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, int err, uint64_t calls,
+		 uint64_t time_ns);
+/* A file open by p: path as the workload gave it, its O_* flags, err as for fp__account. */
+void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int oflags, int err, uint64_t n);
+void fp__lost(struct footprint *fp, uint64_t n);
+
+/* --- reading --- */
+/* Lookup in a table; NULL when absent. */
+struct fp_sysstat *fp_sctab_find(const struct fp_sctab *t, enum kf_abi abi, int nr);
+struct fp_sysstat *fp_sctab_get(struct fp_sctab *t, enum kf_abi abi, int nr, const char *name);
+/* The entries as an array sorted by `cmp` (NULL: by ABI then name); caller frees the array only. */
+struct fp_sysstat **fp_sctab_sorted(const struct fp_sctab *t, int (*cmp)(const void *, const void *));
+void fp_sctab_release(struct fp_sctab *t);
+/* Files of a process sorted by path; caller frees the array only. */
+struct fp_file **fp_proc_files_sorted(const struct fp_proc *p);
+/* The class name of an entry: as loaded, or from the syscall table; never NULL. */
+const char *fp_sysstat_class(const struct fp_sysstat *s);
+/* The kernel entry point for the "System Call (API)" column, e.g. "sys_newstat"; never NULL. */
+const char *fp_sysstat_api(const struct fp_sysstat *s, char *buf, size_t len);
+/* Totals over the workload. */
+uint64_t fp__total_calls(const struct footprint *fp);
+uint64_t fp__total_errors(const struct footprint *fp);
+/* Depth of a process in the tree (roots 0) and its parent in this footprint, if any. */
+struct fp_proc *fp__parent(const struct footprint *fp, const struct fp_proc *p);
+
+/* Signal names: "SIGKILL" <-> 9. */
+const char *fp_signal_name(int sig);
+int fp_signal_parse(const char *name);
+/* errno names: "ENOENT" <-> 2; "E123" for unknown numbers (static buffer for those). */
+const char *fp_errno_name(int err);
+int fp_errno_parse(const char *name);
+
+/* --- JSON (footprint_json.c) --- */
+/* Writes schema kfootprint/1. Returns 0, or -1 on a write error (errno set). */
+int fp__write_json(const struct footprint *fp, FILE *out);
+/* Writes to path atomically (temporary file + rename). Returns 0 or -1 after reporting the error. */
+int fp__save(const struct footprint *fp, const char *path);
+/* Loads a footprint; on failure reports "kfootprint: 'path': why" and returns NULL. */
+struct footprint *fp__load(const char *path);
+
+#endif

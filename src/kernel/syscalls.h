@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_KERNEL_SYSCALLS_H
+#define KF_KERNEL_SYSCALLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Syscall tables, one per ABI, generated at build time from data/syscalls/ (extracted from the kernel's own
+ * syscall_64.tbl, syscall_32.tbl and asm-generic/unistd.h; see data/README.md). Names never come from a
+ * hand-kept list.
+ */
+enum kf_abi {
+	KF_ABI_X86_64,
+	KF_ABI_I386,
+	KF_ABI_X32,
+	KF_ABI_AARCH64,
+	KF_ABI_NR,
+};
+
+/* Coarse subsystem classes, as in the seed guide's tables; derived from where the kernel implements a call. */
+enum kf_class {
+	KF_CLASS_PROCESS,    /* Process Mgmt. */
+	KF_CLASS_FS,         /* Filesystem */
+	KF_CLASS_MM,         /* Memory Mgmt. */
+	KF_CLASS_NET,        /* Network */
+	KF_CLASS_SIGNAL,     /* Signal */
+	KF_CLASS_TIME,       /* Time */
+	KF_CLASS_FUTEX,      /* Futex */
+	KF_CLASS_SCHED,      /* Scheduler */
+	KF_CLASS_IPC,        /* IPC */
+	KF_CLASS_SECURITY,   /* Security (LSM, landlock, keys, seccomp) */
+	KF_CLASS_CAPABILITY, /* Capability */
+	KF_CLASS_BLOCK,      /* Block I/O (ioprio) */
+	KF_CLASS_ASYNCIO,    /* Async I/O (aio, io_uring) */
+	KF_CLASS_MODULE,     /* Modules */
+	KF_CLASS_TRACE,      /* Tracing & perf (perf_event_open, bpf, ptrace) */
+	KF_CLASS_SYSTEM,     /* System (reboot, kexec, syslog, sysinfo, uname, hostname) */
+	KF_CLASS_ARCH,       /* Architecture-specific (arch_prctl, iopl, vm86, modify_ldt) */
+	KF_CLASS_NONE,       /* Not implemented by the kernel (afs_syscall, tuxcall, ...) */
+	KF_CLASS_NR,
+};
+
+/* Behaviour flags the tracers and the model need. */
+enum kf_sc_flags {
+	KF_SC_OPEN = 1 << 0,     /* opens a path: see path_arg / flags_arg */
+	KF_SC_EXEC = 1 << 1,     /* execve, execveat */
+	KF_SC_NORETURN = 1 << 2, /* exit, exit_group: never returns to user space */
+	KF_SC_FORK = 1 << 3,     /* fork, vfork, clone, clone3 */
+	KF_SC_OPEN_HOW = 1 << 4, /* openat2: flags_arg points at struct open_how */
+	KF_SC_CREAT = 1 << 5,    /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
+};
+
+struct kf_syscall {
+	const char *name;  /* table name, e.g. "stat" */
+	const char *entry; /* kernel entry point without ABI prefix, e.g. "sys_newstat"; NULL when none */
+	short nr;
+	unsigned char abi;   /* enum kf_abi */
+	unsigned char klass; /* enum kf_class */
+	unsigned char flags; /* enum kf_sc_flags */
+	signed char path_arg;  /* KF_SC_OPEN: argument index of the path */
+	signed char flags_arg; /* KF_SC_OPEN: argument index of the open flags (or struct open_how *) */
+};
+
+const char *kf_abi_name(enum kf_abi abi);
+/* Returns 0 and sets *abi, or -1 when the name is not an ABI kfootprint knows. */
+int kf_abi_parse(const char *name, enum kf_abi *abi);
+/* The ABI of a native call on the machine kfootprint was built for. */
+enum kf_abi kf_abi_host(void);
+
+const char *kf_class_name(enum kf_class klass);
+int kf_class_parse(const char *name, enum kf_class *klass);
+
+/* NULL when the number has no row in that ABI's table. */
+const struct kf_syscall *kf_syscall_by_nr(enum kf_abi abi, long nr);
+/* NULL when the name is not in that ABI's table. */
+const struct kf_syscall *kf_syscall_by_name(enum kf_abi abi, const char *name);
+/* Rows of one ABI in number order, for iteration: 0 <= i < kf_syscall_count(abi). */
+size_t kf_syscall_count(enum kf_abi abi);
+const struct kf_syscall *kf_syscall_at(enum kf_abi abi, size_t i);
+/* Highest number in the table (sizes per-ABI arrays). */
+int kf_syscall_max_nr(enum kf_abi abi);
+/* A printable name for any number: the table's row name, or "syscall_NNN" written into buf. */
+const char *kf_syscall_name(enum kf_abi abi, long nr, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_TRACE_H
+#define KF_TRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "footprint/footprint.h"
+
+/*
+ * A backend starts or attaches to the workload, follows every task of it and feeds the footprint.
+ * Backends live behind this one interface; record.c picks one.
+ */
+
+struct trace_opts {
+	char **argv;       /* command to start, or NULL when attaching */
+	pid_t *pids;       /* -p: processes to attach to */
+	size_t npids;
+	double duration;   /* -d: seconds of observation, 0 = until the workload ends */
+	bool keep_running; /* on -d expiry of a started command: detach instead of stopping it */
+	const char *user;  /* -u: run the command as this user */
+	FILE *log;         /* --log: chronological per-call log, or NULL */
+	bool no_pin;       /* --no-pin: leave CPU placement to the scheduler */
+	/*
+	 * Set asynchronously (Ctrl-C, SIGTERM, SIGHUP) to the signal number: the backend must stop observing,
+	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.
+	 */
+	volatile sig_atomic_t *stop;
+};
+
+struct backend {
+	const char *name;
+	/* 0 when the backend can run here; otherwise -1 and a reason (no trailing newline) in why. */
+	int (*usable)(char *why, size_t len);
+	/*
+	 * Runs the workload to its end (or to the end of observation) and fills fp: processes, syscalls,
+	 * opens, exit, elapsed, complete. Returns 0, or -1 after reporting the error; on -1 the workload has
+	 * been killed (started) or detached (attached), never left stopped.
+	 */
+	int (*run)(const struct trace_opts *opts, struct footprint *fp);
+};
+
+extern const struct backend backend_ptrace;
+extern const struct backend backend_bpf;
+
+/* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
+int trace_drop_privileges(const char *user);
+/* Parses a user name or uid into ids; 0 or -1 after reporting. */
+int trace_lookup_user(const char *user, uid_t *uid, gid_t *gid, char **name);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_UTIL_ATOMIC_FILE_H
+#define KF_UTIL_ATOMIC_FILE_H
+
+#include <stdio.h>
+
+/*
+ * An output file that appears whole or not at all: written to a temporary file beside the target, then
+ * renamed over it. "-" means standard output (written directly).
+ */
+struct atomic_file {
+	FILE *f;
+	char *path;
+	char *tmp; /* NULL for "-" */
+};
+
+/* 0, or -1 after reporting "kfootprint: 'path': why". */
+int atomic_file_open(struct atomic_file *af, const char *path);
+/* Flushes, checks for write errors, renames into place. 0, or -1 after reporting (the target untouched). */
+int atomic_file_commit(struct atomic_file *af);
+/* Throws the temporary file away. */
+void atomic_file_abort(struct atomic_file *af);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The test runner: unit tests (cmocka, TAP output) from $KF_BUILD/tests and again from the ASan/UBSan build
+# in $KF_ASAN, then every tests/integration/*.sh. Every test speaks TAP lines:
+#   ok NAME | not ok NAME | ok NAME # SKIP why
+# The last line is "N passed, N failed, N skipped"; the exit status is non-zero when anything failed.
+# KF_ONLY=pattern runs only the scripts/binaries whose name contains pattern.
+set -u
+: "${KF_BUILD:=build}"
+: "${KF_ASAN:=}"
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export KF_BUILD KF_TOP="$top"
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+log=$(mktemp -d /tmp/kf-tests.XXXXXX)
+pass=0 fail=0 skip=0
+
+run_one() { # name, command...
+	name=$1; shift
+	out="$log/$(echo "$name" | tr '/ ' '__').out"
+	"$@" >"$out" 2>&1
+	rc=$?
+	p=$(grep -cE '^ok ' "$out" | head -1); s=$(grep -cE '^ok .*# *SKIP' "$out"); f=$(grep -cE '^not ok ' "$out")
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1; echo "not ok $name: exited with status $rc" >>"$out"
+	fi
+	if [ $((p + s + f)) -eq 0 ]; then
+		f=1; echo "not ok $name: ran no test" >>"$out"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	printf '%-44s %4d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	grep -E '^not ok |# *SKIP' "$out" | sed 's/^/    /'
+	if [ "$f" -ne 0 ]; then tail -n 30 "$out" | sed 's/^/    | /'; fi
+}
+
+match() { [ -z "${KF_ONLY:-}" ] || case "$1" in *"$KF_ONLY"*) return 0 ;; *) return 1 ;; esac; }
+
+for t in "$KF_BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	match "$t" || continue
+	run_one "unit/$(basename "$t")" "$t"
+done
+if [ -n "$KF_ASAN" ]; then
+	for t in "$KF_ASAN"/tests/test_*; do
+		[ -x "$t" ] || continue
+		match "$t" || continue
+		run_one "asan/$(basename "$t")" "$t"
+	done
+fi
+for t in tests/integration/*.sh; do
+	[ -f "$t" ] || continue
+	match "$t" || continue
+	run_one "$(basename "$t" .sh)" sh "$t"
+done
+rm -rf "$log"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
