@@ -50,7 +50,7 @@ $(GEN_C) $(GEN_H) &: data/gen-syscalltbl.sh $(wildcard data/syscalls/*)
 
 $(BUILD)/gen/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) $(BUILD)/gen/vmlinux.h
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
 	$(Q)llvm-strip -g $@ 2>/dev/null || true
 
 $(BUILD)/gen/%.skel.h: $(BUILD)/gen/%.bpf.o
@@ -104,7 +104,7 @@ check: deps
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
 run: deps all
-	$(Q)sh tests/default-workload.sh $(BUILD)/kfootprint
+	$(Q)sh scripts/run-default.sh $(BUILD)/kfootprint $(BUILD)/run.json
 
 bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)

@@ -16,9 +16,9 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
-	{ "record", cmd_record, "trace a command or attach to processes, print the footprint" },
-	{ "report", cmd_report, "render a saved footprint (FILE.json) again" },
-	{ "map", cmd_map, "map syscalls to kernel source, Makefile objects, Kconfig options, maintainers" },
+    {"record", cmd_record, "trace a command or attach to processes, print the footprint"},
+    {"report", cmd_report, "render a saved footprint (FILE.json) again"},
+    {"map", cmd_map, "map syscalls to kernel source, Makefile objects, Kconfig options, maintainers"},
 };
 
 static void usage(FILE *out)

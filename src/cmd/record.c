@@ -28,32 +28,32 @@ struct record_opts {
 };
 
 static const char usage_text[] =
-	"usage: kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
-	"       kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]\n"
-	"\n"
-	"Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
-	"and thread it starts. The report goes to standard error; the workload's exit status is returned.\n"
-	"\n"
-	"  -o, --output FILE      save the footprint as JSON (schema kfootprint/1), written atomically\n"
-	"  -F, --format FORMAT    report format: %s (default text)\n"
-	"      --report FILE      write the report to FILE instead of standard error ('-': stdout)\n"
-	"      --log FILE         chronological log, one line per call (like strace -f -o); ptrace only\n"
-	"  -p, --pid PID[,PID]    attach to every thread of running processes (and their later children)\n"
-	"  -d, --duration SECS    stop observing after SECS (suffix s, m, h); a started command is stopped\n"
-	"                         with SIGTERM, then SIGKILL, unless --keep-running\n"
-	"      --keep-running     on --duration expiry, detach from a started command instead of stopping it\n"
-	"  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
-	"  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
-	"      --no-pin           ptrace: do not keep the tracer on the CPU the workload runs on\n"
-	"      --label NAME       a label for this scenario, kept in the footprint\n"
-	"  -v, --verbose          diagnostics\n"
-	"  -h, --help             this help\n"
-	"\n"
-	"examples:\n"
-	"  kfootprint -- ls /                      trace ls, print the footprint tables\n"
-	"  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
-	"  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
-	"  kfootprint record -p 1234 -d 10 -o app.json\n";
+    "usage: kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
+    "       kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]\n"
+    "\n"
+    "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
+    "and thread it starts. The report goes to standard error; the workload's exit status is returned.\n"
+    "\n"
+    "  -o, --output FILE      save the footprint as JSON (schema kfootprint/1), written atomically\n"
+    "  -F, --format FORMAT    report format: %s (default text)\n"
+    "      --report FILE      write the report to FILE instead of standard error ('-': stdout)\n"
+    "      --log FILE         chronological log, one line per call (like strace -f -o); ptrace only\n"
+    "  -p, --pid PID[,PID]    attach to every thread of running processes (and their later children)\n"
+    "  -d, --duration SECS    stop observing after SECS (suffix s, m, h); a started command is stopped\n"
+    "                         with SIGTERM, then SIGKILL, unless --keep-running\n"
+    "      --keep-running     on --duration expiry, detach from a started command instead of stopping it\n"
+    "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
+    "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
+    "      --no-pin           ptrace: do not keep the tracer on the CPU the workload runs on\n"
+    "      --label NAME       a label for this scenario, kept in the footprint\n"
+    "  -v, --verbose          diagnostics\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "examples:\n"
+    "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
+    "  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
+    "  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
+    "  kfootprint record -p 1234 -d 10 -o app.json\n";
 
 static void record_usage(FILE *out)
 {
@@ -63,13 +63,20 @@ static void record_usage(FILE *out)
 enum { OPT_REPORT = 256, OPT_LOG, OPT_KEEP, OPT_NOPIN, OPT_LABEL };
 
 static const struct option long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },   { "format", required_argument, NULL, 'F' },
-	{ "report", required_argument, NULL, OPT_REPORT }, { "log", required_argument, NULL, OPT_LOG },
-	{ "pid", required_argument, NULL, 'p' },      { "duration", required_argument, NULL, 'd' },
-	{ "keep-running", no_argument, NULL, OPT_KEEP }, { "user", required_argument, NULL, 'u' },
-	{ "backend", required_argument, NULL, 'b' },  { "no-pin", no_argument, NULL, OPT_NOPIN },
-	{ "label", required_argument, NULL, OPT_LABEL }, { "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, 'F'},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"pid", required_argument, NULL, 'p'},
+    {"duration", required_argument, NULL, 'd'},
+    {"keep-running", no_argument, NULL, OPT_KEEP},
+    {"user", required_argument, NULL, 'u'},
+    {"backend", required_argument, NULL, 'b'},
+    {"no-pin", no_argument, NULL, OPT_NOPIN},
+    {"label", required_argument, NULL, OPT_LABEL},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 /* Returns 0, 1 for --help (exit 0), or -1 after an error message. */
@@ -122,8 +129,7 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		char *path = getenv("PATH");
 		bool found = false;
 
-		for (char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL,
-			  *d = strtok_r(dirs, ":", &save);
+		for (char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *d = strtok_r(dirs, ":", &save);
 		     ; d = strtok_r(NULL, ":", &save)) {
 			if (!d) {
 				free(dirs);
@@ -182,7 +188,7 @@ static void on_stop_signal(int sig)
 /* No SA_RESTART: a blocked wait in a backend must return EINTR and look at the flag. */
 static void install_stop_handlers(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = {.sa_handler = on_stop_signal};
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -259,7 +265,7 @@ static void fill_workload(const struct record_opts *o, struct footprint *fp, con
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .format = "text", .backend = "auto" };
+	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
 	struct footprint *fp = NULL;
 	FILE *log = NULL;

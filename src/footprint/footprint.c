@@ -439,7 +439,8 @@ static struct fp_file *file_get(struct fp_proc *p, const char *path)
 		for (uint32_t j = 0; j < oldcap; j++) {
 			if (!old[j])
 				continue;
-			for (i = str_hash(old[j]->path) & (p->files_cap - 1); p->files[i]; i = (i + 1) & (p->files_cap - 1))
+			for (i = str_hash(old[j]->path) & (p->files_cap - 1); p->files[i];
+			     i = (i + 1) & (p->files_cap - 1))
 				;
 			p->files[i] = old[j];
 		}

@@ -23,8 +23,8 @@
 /* How a task or the workload ended. */
 struct fp_exit {
 	enum { FP_EXIT_NONE, FP_EXIT_CODE, FP_EXIT_SIGNAL } kind; /* NONE: still running when we left */
-	int value; /* exit code, or signal number */
-	bool core; /* FP_EXIT_SIGNAL: dumped core */
+	int value;						  /* exit code, or signal number */
+	bool core;						  /* FP_EXIT_SIGNAL: dumped core */
 };
 
 struct fp_errno_count {
@@ -39,7 +39,7 @@ struct fp_sysstat {
 	enum kf_abi abi;
 	uint64_t calls;
 	uint64_t errors;
-	uint64_t time_ns; /* time in the call, entry to exit, summed */
+	uint64_t time_ns;	       /* time in the call, entry to exit, summed */
 	struct fp_errno_count *errnos; /* sorted by err; global table only */
 	uint32_t nerrnos, errnos_cap;
 	char *klass; /* class name as loaded from JSON; NULL: derive from the table */
@@ -63,31 +63,31 @@ struct fp_proc {
 	pid_t ppid;
 	char comm[16];
 	char *exe;
-	char **argv; /* NULL-terminated; NULL when unknown */
+	char **argv;	       /* NULL-terminated; NULL when unknown */
 	double start_s, end_s; /* seconds since the footprint's start; end_s < 0 while running */
 	struct fp_exit exit;
 	uint32_t threads; /* tasks ever seen in this thread group, the leader included */
-	uint32_t execs;   /* successful execs */
-	bool attached;    /* existed before kfootprint attached */
+	uint32_t execs;	  /* successful execs */
+	bool attached;	  /* existed before kfootprint attached */
 	uint64_t opens_read, opens_write, open_errors;
 	struct fp_sctab syscalls;
 	struct fp_file **files; /* hash by path */
 	uint32_t files_cap, nfiles;
 	struct fp_proc *hash_next; /* private to footprint.c */
-	bool live;                 /* private: in the pid hash */
+	bool live;		   /* private: in the pid hash */
 };
 
 struct footprint {
-	char *tool;        /* "kfootprint 0.1.0" */
+	char *tool;	   /* "kfootprint 0.1.0" */
 	char *host_kernel; /* uname -r */
 	char *host_arch;   /* uname -m */
-	char **argv;       /* workload command; NULL when attached */
+	char **argv;	   /* workload command; NULL when attached */
 	pid_t *attached_pids;
 	uint32_t nattached;
 	char *label;
 	char *user;
-	char *backend;     /* "ptrace", "bpf" */
-	char *started_at;  /* ISO 8601 UTC */
+	char *backend;	  /* "ptrace", "bpf" */
+	char *started_at; /* ISO 8601 UTC */
 	double elapsed_s;
 	struct fp_exit exit; /* the workload's (the started command's, or the first attached pid's) */
 	bool complete;
@@ -95,7 +95,7 @@ struct footprint {
 	uint64_t lost_events;
 
 	struct fp_sctab syscalls; /* workload-wide */
-	struct fp_proc **procs;   /* in order of appearance */
+	struct fp_proc **procs;	  /* in order of appearance */
 	size_t nprocs, procs_cap;
 
 	/* private to footprint.c */

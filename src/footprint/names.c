@@ -11,13 +11,24 @@ static const struct {
 	int err;
 	const char *name;
 } kernel_errnos[] = {
-	{ 512, "ERESTARTSYS" },	     { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
-	{ 515, "ENOIOCTLCMD" },	     { 516, "ERESTART_RESTARTBLOCK" },
-	{ 517, "EPROBE_DEFER" },     { 518, "EOPENSTALE" },	{ 519, "ENOPARAM" },
-	{ 521, "EBADHANDLE" },	     { 522, "ENOTSYNC" },	{ 523, "EBADCOOKIE" },
-	{ 524, "ENOTSUPP" },	     { 525, "ETOOSMALL" },	{ 526, "ESERVERFAULT" },
-	{ 527, "EBADTYPE" },	     { 528, "EJUKEBOX" },	{ 529, "EIOCBQUEUED" },
-	{ 530, "ERECALLCONFLICT" },
+    {512, "ERESTARTSYS"},
+    {513, "ERESTARTNOINTR"},
+    {514, "ERESTARTNOHAND"},
+    {515, "ENOIOCTLCMD"},
+    {516, "ERESTART_RESTARTBLOCK"},
+    {517, "EPROBE_DEFER"},
+    {518, "EOPENSTALE"},
+    {519, "ENOPARAM"},
+    {521, "EBADHANDLE"},
+    {522, "ENOTSYNC"},
+    {523, "EBADCOOKIE"},
+    {524, "ENOTSUPP"},
+    {525, "ETOOSMALL"},
+    {526, "ESERVERFAULT"},
+    {527, "EBADTYPE"},
+    {528, "EJUKEBOX"},
+    {529, "EIOCBQUEUED"},
+    {530, "ERECALLCONFLICT"},
 };
 
 const char *fp_errno_name(int err)

@@ -16,7 +16,10 @@ struct strbuf {
 };
 
 extern char strbuf_empty[];
-#define STRBUF_INIT { 0, 0, strbuf_empty }
+#define STRBUF_INIT                \
+	{                          \
+		0, 0, strbuf_empty \
+	}
 
 void strbuf_init(struct strbuf *sb);
 /* Frees the buffer and leaves sb empty and reusable. */

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "util/json_writer.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Our documents nest 5 deep; a fixed stack keeps the writer allocation-free after jsonw_new(). */
+#define JSONW_MAX_DEPTH 32
+
+struct json_writer {
+	FILE *f;
+	unsigned depth;
+	bool after_name; /* a name was written: the value follows on the same line, no separator */
+	struct {
+		bool first;  /* no member written yet */
+		bool inline_; /* members on one line */
+	} stack[JSONW_MAX_DEPTH];
+};
+
+json_writer_t *jsonw_new(FILE *f)
+{
+	json_writer_t *w = xcalloc(1, sizeof(*w));
+
+	w->f = f;
+	return w;
+}
+
+void jsonw_destroy(json_writer_t **w)
+{
+	if (!*w)
+		return;
+	assert((*w)->depth == 0 && !(*w)->after_name);
+	fputc('\n', (*w)->f);
+	free(*w);
+	*w = NULL;
+}
+
+bool jsonw_error(const json_writer_t *w)
+{
+	return ferror(w->f) != 0;
+}
+
+static void indent(json_writer_t *w, unsigned depth)
+{
+	fputc('\n', w->f);
+	for (unsigned i = 0; i < depth; i++)
+		fputs("  ", w->f);
+}
+
+/* Separator before a member or an element: comma, then a new line or a space. */
+static void sep(json_writer_t *w)
+{
+	if (w->after_name) {
+		w->after_name = false;
+		return;
+	}
+	if (!w->depth)
+		return;
+	if (!w->stack[w->depth - 1].first)
+		fputc(',', w->f);
+	if (w->stack[w->depth - 1].inline_) {
+		if (!w->stack[w->depth - 1].first)
+			fputc(' ', w->f);
+	} else {
+		indent(w, w->depth);
+	}
+	w->stack[w->depth - 1].first = false;
+}
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the byte at s does not start one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+static void put_string(json_writer_t *w, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', w->f);
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n) {
+			fprintf(w->f, "\\\\x%02x", *s);
+			s++;
+		} else if (*s == '\\') {
+			fputs("\\\\\\\\", w->f);
+			s++;
+		} else if (*s == '"') {
+			fputs("\\\"", w->f);
+			s++;
+		} else if (*s < 0x20) {
+			fprintf(w->f, "\\u%04x", *s);
+			s++;
+		} else {
+			fwrite(s, 1, n, w->f);
+			s += n;
+		}
+	}
+	fputc('"', w->f);
+}
+
+void jsonw_name(json_writer_t *w, const char *name)
+{
+	assert(w->depth && !w->after_name);
+	sep(w);
+	put_string(w, name);
+	fputs(": ", w->f);
+	w->after_name = true;
+}
+
+static void start(json_writer_t *w, char c, bool inline_)
+{
+	sep(w);
+	assert(w->depth < JSONW_MAX_DEPTH);
+	fputc(c, w->f);
+	w->stack[w->depth].first = true;
+	w->stack[w->depth].inline_ = inline_ || (w->depth && w->stack[w->depth - 1].inline_);
+	w->depth++;
+}
+
+static void end(json_writer_t *w, char c)
+{
+	assert(w->depth && !w->after_name);
+	w->depth--;
+	if (!w->stack[w->depth].first && !w->stack[w->depth].inline_)
+		indent(w, w->depth);
+	fputc(c, w->f);
+}
+
+void jsonw_start_object(json_writer_t *w)
+{
+	start(w, '{', false);
+}
+
+void jsonw_start_object_inline(json_writer_t *w)
+{
+	start(w, '{', true);
+}
+
+void jsonw_end_object(json_writer_t *w)
+{
+	end(w, '}');
+}
+
+void jsonw_start_array(json_writer_t *w)
+{
+	start(w, '[', false);
+}
+
+void jsonw_start_array_inline(json_writer_t *w)
+{
+	start(w, '[', true);
+}
+
+void jsonw_end_array(json_writer_t *w)
+{
+	end(w, ']');
+}
+
+void jsonw_string(json_writer_t *w, const char *s)
+{
+	sep(w);
+	if (s)
+		put_string(w, s);
+	else
+		fputs("null", w->f);
+}
+
+void jsonw_null(json_writer_t *w)
+{
+	sep(w);
+	fputs("null", w->f);
+}
+
+void jsonw_bool(json_writer_t *w, bool v)
+{
+	sep(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void jsonw_u64(json_writer_t *w, uint64_t v)
+{
+	sep(w);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+void jsonw_int(json_writer_t *w, int64_t v)
+{
+	sep(w);
+	fprintf(w->f, "%" PRId64, v);
+}
+
+void jsonw_fixed(json_writer_t *w, double v, int decimals)
+{
+	sep(w);
+	/* JSON has no NaN or Infinity; and "-0.000" would not survive a round trip as the same bytes. */
+	if (!isfinite(v) || v == 0)
+		v = 0;
+	fprintf(w->f, "%.*f", decimals, v);
+}
+
+void jsonw_ns_as_s(json_writer_t *w, uint64_t ns)
+{
+	sep(w);
+	fprintf(w->f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+}
+
+void jsonw_string_field(json_writer_t *w, const char *name, const char *s)
+{
+	jsonw_name(w, name);
+	jsonw_string(w, s);
+}
+
+void jsonw_null_field(json_writer_t *w, const char *name)
+{
+	jsonw_name(w, name);
+	jsonw_null(w);
+}
+
+void jsonw_bool_field(json_writer_t *w, const char *name, bool v)
+{
+	jsonw_name(w, name);
+	jsonw_bool(w, v);
+}
+
+void jsonw_u64_field(json_writer_t *w, const char *name, uint64_t v)
+{
+	jsonw_name(w, name);
+	jsonw_u64(w, v);
+}
+
+void jsonw_int_field(json_writer_t *w, const char *name, int64_t v)
+{
+	jsonw_name(w, name);
+	jsonw_int(w, v);
+}
+
+void jsonw_fixed_field(json_writer_t *w, const char *name, double v, int decimals)
+{
+	jsonw_name(w, name);
+	jsonw_fixed(w, v, decimals);
+}
+
+void jsonw_ns_as_s_field(json_writer_t *w, const char *name, uint64_t ns)
+{
+	jsonw_name(w, name);
+	jsonw_ns_as_s(w, ns);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *jsonw_unescape_bytes(const char *s, bool *had_nul)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	*had_nul = false;
+	while (*s) {
+		if (s[0] == '\\' && s[1] == '\\') {
+			strbuf_addch(&sb, '\\');
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == 'x' && hexval(s[2]) >= 0 && hexval(s[3]) >= 0) {
+			char c = (char)(hexval(s[2]) << 4 | hexval(s[3]));
+
+			if (c)
+				strbuf_addch(&sb, c);
+			else
+				*had_nul = true;
+			s += 4;
+		} else {
+			strbuf_addch(&sb, *s++);
+		}
+	}
+	if (!sb.len)
+		return xstrdup("");
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers: strbuf, option value parsers, atomic output files. */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/atomic_file.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+static void test_strbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "abc");
+	strbuf_addch(&sb, '-');
+	strbuf_addf(&sb, "%d/%s", 42, "x");
+	strbuf_addchars(&sb, '.', 3);
+	assert_string_equal(sb.buf, "abc-42/x...");
+	assert_int_equal(sb.len, 11);
+	for (int i = 0; i < 10000; i++)
+		strbuf_addch(&sb, 'z');
+	assert_int_equal(sb.len, 10011);
+	assert_int_equal(strlen(sb.buf), 10011);
+	strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "keep");
+	char *s = strbuf_detach(&sb);
+	assert_string_equal(s, "keep");
+	assert_string_equal(sb.buf, "");
+	free(s);
+	assert_int_equal(strbuf_read_file(&sb, "/nonexistent/file"), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(strbuf_read_file(&sb, "/proc/self/stat"), 0);
+	assert_true(sb.len > 10);
+	strbuf_release(&sb);
+}
+
+static void test_parse_seconds(void **state)
+{
+	double d;
+
+	assert_int_equal(parse_seconds("-d", "5", &d), 0);
+	assert_true(d == 5);
+	assert_int_equal(parse_seconds("-d", "0.25", &d), 0);
+	assert_true(d == 0.25);
+	assert_int_equal(parse_seconds("-d", "2m", &d), 0);
+	assert_true(d == 120);
+	assert_int_equal(parse_seconds("-d", "1h", &d), 0);
+	assert_true(d == 3600);
+	assert_int_equal(parse_seconds("-d", "abc", &d), -1);
+	assert_int_equal(parse_seconds("-d", "", &d), -1);
+	assert_int_equal(parse_seconds("-d", "0", &d), -1);
+	assert_int_equal(parse_seconds("-d", "-1", &d), -1);
+	assert_int_equal(parse_seconds("-d", "5x", &d), -1);
+	assert_int_equal(parse_seconds("-d", "nan", &d), -1);
+	assert_int_equal(parse_seconds("-d", "inf", &d), -1);
+	assert_int_equal(parse_seconds("-d", "1e300", &d), -1);
+}
+
+static void test_parse_ulong_and_pids(void **state)
+{
+	unsigned long v;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	char buf[64];
+
+	assert_int_equal(parse_ulong("-n", "10", 1, 20, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(parse_ulong("-n", "21", 1, 20, &v), -1);
+	assert_int_equal(parse_ulong("-n", "-1", 0, 20, &v), -1);
+	assert_int_equal(parse_ulong("-n", "1a", 0, 20, &v), -1);
+	snprintf(buf, sizeof(buf), "%d,1", (int)getpid());
+	assert_int_equal(parse_pid_list("-p", buf, &pids, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pids[0], getpid());
+	assert_int_equal(pids[1], 1);
+	assert_int_equal(parse_pid_list("-p", "1,", &pids, &n), -1);
+	assert_int_equal(parse_pid_list("-p", "abc", &pids, &n), -1);
+	assert_int_equal(parse_pid_list("-p", "0", &pids, &n), -1);
+	assert_int_equal(parse_pid_list("-p", "", &pids, &n), -1);
+	assert_int_equal(parse_pid_list("-p", "99999999999", &pids, &n), -1);
+	free(pids);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_atomic_file(void **state)
+{
+	char dir[] = "/tmp/kf-unit.XXXXXX";
+	char path[128], buf[64];
+	struct atomic_file af;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	/* an aborted write leaves nothing behind */
+	assert_int_equal(atomic_file_open(&af, path), 0);
+	fputs("partial", af.f);
+	atomic_file_abort(&af);
+	assert_int_equal(count_entries(dir), 0);
+	/* a committed one replaces the target whole */
+	assert_int_equal(atomic_file_open(&af, path), 0);
+	fputs("whole\n", af.f);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(count_entries(dir), 1);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "whole\n");
+	/* a directory that does not exist is an error, not a crash */
+	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json"), -1);
+	/* a full disk: the write fails at commit and the old file stays */
+	if (access("/dev/full", W_OK) == 0) {
+		struct atomic_file full = { 0 };
+		assert_int_equal(atomic_file_open(&full, path), 0);
+		fclose(full.f);
+		full.f = fopen("/dev/full", "w");
+		for (int i = 0; i < 100000; i++)
+			fputs("x", full.f);
+		assert_int_equal(atomic_file_commit(&full), -1);
+		f = fopen(path, "r");
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		assert_string_equal(buf, "whole\n");
+	}
+	unlink(path);
+	assert_int_equal(count_entries(dir), 0);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_parse_seconds),
+		cmocka_unit_test(test_parse_ulong_and_pids),
+		cmocka_unit_test(test_atomic_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
