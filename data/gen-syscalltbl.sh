@@ -2,7 +2,8 @@
 # Generates the C syscall tables from data/syscalls/ at build time:
 #   <abi>.tsv     nr<TAB>name<TAB>entry         one file per ABI (x86_64, i386, x32, aarch64)
 #   newer.tsv     nr<TAB>name<TAB>entry<TAB>abis rows newer than the extracted tree, for a comma list of ABIs
-#   classes.tsv   name<TAB>CLASS                 the subsystem class of every name (KF_CLASS_* without prefix)
+#   classes.tsv   name<TAB>CLASS<TAB>source      the subsystem class of every name (KF_CLASS_* without prefix),
+#                                                made by data/gen-classes.sh; rows without an entry get NONE
 # Output: syscalltbl.c (rows in number order, plus a name-sorted index per ABI) and syscalltbl.h.
 set -eu
 in=$1 out=$2
@@ -29,18 +30,20 @@ classes=$in/classes.tsv
 } >"$tmp/h"
 
 for abi in $abis; do
-	ABI=$(echo "$abi" | tr a-z A-Z)
+	ABI=$(echo "$abi" | tr "[:lower:]" "[:upper:]")
 	: >"$tmp/rows"
 	[ -f "$in/$abi.tsv" ] && grep -v '^#' "$in/$abi.tsv" | awk -F'\t' 'NF>=2 {print $1"\t"$2"\t"($3==""?"-":$3)}' >>"$tmp/rows"
 	[ -f "$in/newer.tsv" ] && grep -v '^#' "$in/newer.tsv" |
 		awk -F'\t' -v abi="$abi" 'NF>=4 { n = split($4, a, ","); for (i = 1; i <= n; i++) if (a[i] == abi) print $1"\t"$2"\t"$3 }' >>"$tmp/rows"
 	sort -t '	' -k1,1n -u "$tmp/rows" >"$tmp/sorted"
-	echo "static const struct kf_syscall rows_$abi[] = {" >>"$tmp/c"
+	echo "static const struct kf_syscall rows_${abi}[] = {" >>"$tmp/c"
 	awk -F'\t' -v ABI="KF_ABI_$ABI" -v abi="$abi" '
 		FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) cls[$1] = $2; next }
 		{
 			name = $2; entry = ($3 == "-" ? "NULL" : "\"" $3 "\"")
-			c = (name in cls) ? cls[name] : "NONE"
+			# Classes are per name; a row without an entry point is not implemented on this ABI whatever the
+			# name does elsewhere (x86_64 uselib: no entry, i386 uselib: fs/exec.c).
+			c = (name in cls && $3 != "-" && $3 != "sys_ni_syscall") ? cls[name] : "NONE"
 			flags = "0"; pa = -1; fa = -1
 			if (name == "open") { flags = "KF_SC_OPEN"; pa = 0; fa = 1 }
 			else if (name == "openat") { flags = "KF_SC_OPEN"; pa = 1; fa = 2 }
@@ -53,14 +56,14 @@ for abi in $abis; do
 		}' "$classes" "$tmp/sorted" >>"$tmp/c"
 	echo "};" >>"$tmp/c"
 	# Name index: row positions sorted by strcmp order (LC_ALL=C), for bsearch.
-	echo "static const unsigned short by_name_$abi[] = {" >>"$tmp/c"
+	echo "static const unsigned short by_name_${abi}[] = {" >>"$tmp/c"
 	awk -F'\t' '{ print $2 "\t" NR - 1 }' "$tmp/sorted" | LC_ALL=C sort -t '	' -k1,1 | awk -F'\t' '{ printf "\t%s,\n", $2 }' >>"$tmp/c"
 	echo "};" >>"$tmp/c"
 done
 {
 	echo "const struct kf_sctbl kf_sctbl[] = {"
 	for abi in $abis; do
-		echo "	{ rows_$abi, by_name_$abi, sizeof(rows_$abi) / sizeof(rows_$abi[0]) },"
+		echo "	{ rows_$abi, by_name_$abi, sizeof(rows_$abi) / sizeof(rows_${abi}[0]) },"
 	done
 	echo "};"
 } >>"$tmp/c"

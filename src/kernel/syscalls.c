@@ -8,32 +8,20 @@
 #include "syscalltbl.h"
 
 static const char *const abi_names[KF_ABI_NR] = {
-	[KF_ABI_X86_64] = "x86_64",
-	[KF_ABI_I386] = "i386",
-	[KF_ABI_X32] = "x32",
-	[KF_ABI_AARCH64] = "aarch64",
+    [KF_ABI_X86_64] = "x86_64",
+    [KF_ABI_I386] = "i386",
+    [KF_ABI_X32] = "x32",
+    [KF_ABI_AARCH64] = "aarch64",
 };
 
 /* The seed guide's spelling, so our tables read like its tables. */
 static const char *const class_names[KF_CLASS_NR] = {
-	[KF_CLASS_PROCESS] = "Process Mgmt.",
-	[KF_CLASS_FS] = "Filesystem",
-	[KF_CLASS_MM] = "Memory Mgmt.",
-	[KF_CLASS_NET] = "Network",
-	[KF_CLASS_SIGNAL] = "Signal",
-	[KF_CLASS_TIME] = "Time",
-	[KF_CLASS_FUTEX] = "Futex",
-	[KF_CLASS_SCHED] = "Scheduler",
-	[KF_CLASS_IPC] = "IPC",
-	[KF_CLASS_SECURITY] = "Security",
-	[KF_CLASS_CAPABILITY] = "Capability",
-	[KF_CLASS_BLOCK] = "Block I/O",
-	[KF_CLASS_ASYNCIO] = "Async I/O",
-	[KF_CLASS_MODULE] = "Modules",
-	[KF_CLASS_TRACE] = "Tracing",
-	[KF_CLASS_SYSTEM] = "System",
-	[KF_CLASS_ARCH] = "Arch-specific",
-	[KF_CLASS_NONE] = "Not implemented",
+    [KF_CLASS_PROCESS] = "Process Mgmt.", [KF_CLASS_FS] = "Filesystem",		[KF_CLASS_MM] = "Memory Mgmt.",
+    [KF_CLASS_NET] = "Network",		  [KF_CLASS_SIGNAL] = "Signal",		[KF_CLASS_TIME] = "Time",
+    [KF_CLASS_FUTEX] = "Futex",		  [KF_CLASS_SCHED] = "Scheduler",	[KF_CLASS_IPC] = "IPC",
+    [KF_CLASS_SECURITY] = "Security",	  [KF_CLASS_CAPABILITY] = "Capability", [KF_CLASS_BLOCK] = "Block I/O",
+    [KF_CLASS_ASYNCIO] = "Async I/O",	  [KF_CLASS_MODULE] = "Modules",	[KF_CLASS_TRACE] = "Tracing",
+    [KF_CLASS_SYSTEM] = "System",	  [KF_CLASS_ARCH] = "Arch-specific",	[KF_CLASS_NONE] = "Not implemented",
 };
 
 const char *kf_abi_name(enum kf_abi abi)

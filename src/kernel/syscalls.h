@@ -21,43 +21,43 @@ enum kf_abi {
 /* Coarse subsystem classes, as in the seed guide's tables; derived from where the kernel implements a call. */
 enum kf_class {
 	KF_CLASS_PROCESS,    /* Process Mgmt. */
-	KF_CLASS_FS,         /* Filesystem */
-	KF_CLASS_MM,         /* Memory Mgmt. */
-	KF_CLASS_NET,        /* Network */
+	KF_CLASS_FS,	     /* Filesystem */
+	KF_CLASS_MM,	     /* Memory Mgmt. */
+	KF_CLASS_NET,	     /* Network */
 	KF_CLASS_SIGNAL,     /* Signal */
-	KF_CLASS_TIME,       /* Time */
-	KF_CLASS_FUTEX,      /* Futex */
-	KF_CLASS_SCHED,      /* Scheduler */
-	KF_CLASS_IPC,        /* IPC */
+	KF_CLASS_TIME,	     /* Time */
+	KF_CLASS_FUTEX,	     /* Futex */
+	KF_CLASS_SCHED,	     /* Scheduler */
+	KF_CLASS_IPC,	     /* IPC */
 	KF_CLASS_SECURITY,   /* Security (LSM, landlock, keys, seccomp) */
 	KF_CLASS_CAPABILITY, /* Capability */
-	KF_CLASS_BLOCK,      /* Block I/O (ioprio) */
+	KF_CLASS_BLOCK,	     /* Block I/O (ioprio) */
 	KF_CLASS_ASYNCIO,    /* Async I/O (aio, io_uring) */
 	KF_CLASS_MODULE,     /* Modules */
-	KF_CLASS_TRACE,      /* Tracing & perf (perf_event_open, bpf, ptrace) */
+	KF_CLASS_TRACE,	     /* Tracing & perf (perf_event_open, bpf, ptrace) */
 	KF_CLASS_SYSTEM,     /* System (reboot, kexec, syslog, sysinfo, uname, hostname) */
-	KF_CLASS_ARCH,       /* Architecture-specific (arch_prctl, iopl, vm86, modify_ldt) */
-	KF_CLASS_NONE,       /* Not implemented by the kernel (afs_syscall, tuxcall, ...) */
+	KF_CLASS_ARCH,	     /* Architecture-specific (arch_prctl, iopl, vm86, modify_ldt) */
+	KF_CLASS_NONE,	     /* Not implemented by the kernel (afs_syscall, tuxcall, ...) */
 	KF_CLASS_NR,
 };
 
 /* Behaviour flags the tracers and the model need. */
 enum kf_sc_flags {
-	KF_SC_OPEN = 1 << 0,     /* opens a path: see path_arg / flags_arg */
-	KF_SC_EXEC = 1 << 1,     /* execve, execveat */
+	KF_SC_OPEN = 1 << 0,	 /* opens a path: see path_arg / flags_arg */
+	KF_SC_EXEC = 1 << 1,	 /* execve, execveat */
 	KF_SC_NORETURN = 1 << 2, /* exit, exit_group: never returns to user space */
-	KF_SC_FORK = 1 << 3,     /* fork, vfork, clone, clone3 */
+	KF_SC_FORK = 1 << 3,	 /* fork, vfork, clone, clone3 */
 	KF_SC_OPEN_HOW = 1 << 4, /* openat2: flags_arg points at struct open_how */
-	KF_SC_CREAT = 1 << 5,    /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
+	KF_SC_CREAT = 1 << 5,	 /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
 };
 
 struct kf_syscall {
 	const char *name;  /* table name, e.g. "stat" */
 	const char *entry; /* kernel entry point without ABI prefix, e.g. "sys_newstat"; NULL when none */
 	short nr;
-	unsigned char abi;   /* enum kf_abi */
-	unsigned char klass; /* enum kf_class */
-	unsigned char flags; /* enum kf_sc_flags */
+	unsigned char abi;     /* enum kf_abi */
+	unsigned char klass;   /* enum kf_class */
+	unsigned char flags;   /* enum kf_sc_flags */
 	signed char path_arg;  /* KF_SC_OPEN: argument index of the path */
 	signed char flags_arg; /* KF_SC_OPEN: argument index of the open flags (or struct open_how *) */
 };

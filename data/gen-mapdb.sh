@@ -1,0 +1,35 @@
+#!/bin/sh
+# Regenerates the built-in map databases data/mapdb-6.1-x86_64.json and data/mapdb-6.1-i386.json with kfootprint
+# itself (`make mapdb`, or: sh data/gen-mapdb.sh build/kfootprint [TREE]).
+#
+# TREE is a Linux 6.1 source tree; by default the one of Debian's linux-source-6.1 package, extracted from
+# /usr/src/linux-source-6.1.tar.xz into a temporary directory. The chains are evaluated with Debian's own
+# configuration for that tree (linux-config-6.1, config.amd64_none_amd64.xz), so alternatives such as
+# mm/mmap.c vs mm/nommu.c are chosen as Debian's 6.1 kernel builds them.
+set -eu
+kf=$1
+tree=${2:-}
+out=$(dirname "$0")
+tarball=/usr/src/linux-source-6.1.tar.xz
+debconfig=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/kf-mapdb.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -z "$tree" ]; then
+	[ -f "$tarball" ] || { echo "gen-mapdb: $tarball missing: apt-get install linux-source-6.1" >&2; exit 1; }
+	tar -xJf "$tarball" -C "$tmp"
+	tree=$tmp/linux-source-6.1
+fi
+set --
+if [ -f "$debconfig" ]; then
+	# The file name says which configuration it is; the database records it in its header.
+	xz -dc "$debconfig" >"$tmp/config.amd64_none_amd64"
+	set -- --kernel-config "$tmp/config.amd64_none_amd64"
+fi
+for abi in x86_64 i386; do
+	"$kf" map --kernel-src "$tree" --no-cache --abi "$abi" "$@" --save-db "$out/mapdb-6.1-$abi.json.tmp"
+	# The configuration is named by its Debian file, not by the temporary path it was read from.
+	sed "1s|\"config\":\"$tmp/|\"config\":\"linux-config-6.1 |" "$out/mapdb-6.1-$abi.json.tmp" >"$out/mapdb-6.1-$abi.json"
+	rm -f "$out/mapdb-6.1-$abi.json.tmp"
+	echo "gen-mapdb: $out/mapdb-6.1-$abi.json: $(grep -c '"complete":' "$out/mapdb-6.1-$abi.json") syscalls"
+done
