@@ -426,7 +426,7 @@ static uint32_t str_hash(const char *s)
 	return h;
 }
 
-static struct fp_file *file_get(struct fp_proc *p, const char *path)
+struct fp_file *fp__file(struct fp_proc *p, const char *path)
 {
 	uint32_t i;
 
@@ -460,7 +460,7 @@ void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int ofl
 	(void)fp;
 	if (!p || !path)
 		return;
-	struct fp_file *f = file_get(p, path);
+	struct fp_file *f = fp__file(p, path);
 	int acc = oflags & O_ACCMODE;
 
 	if (err) {
@@ -468,6 +468,7 @@ void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int ofl
 		p->open_errors += n;
 		return;
 	}
+	f->opens += n;
 	if (acc == O_RDONLY || acc == O_RDWR) {
 		f->opens_read += n;
 		p->opens_read += n;

@@ -53,6 +53,7 @@ struct fp_sctab {
 
 struct fp_file {
 	char *path;
+	uint64_t opens;	      /* successful opens (an O_RDWR one counts once here, in both below) */
 	uint64_t opens_read;  /* successful opens for reading (O_RDONLY or O_RDWR) */
 	uint64_t opens_write; /* successful opens for writing (O_WRONLY or O_RDWR) */
 	uint64_t errors;      /* failed opens */
@@ -140,6 +141,8 @@ void fp__proc_set_argv(struct fp_proc *p, char **argv); /* takes ownership of a 
  */
 void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, int err, uint64_t calls,
 		 uint64_t time_ns);
+/* The file record of p for path, created when new. */
+struct fp_file *fp__file(struct fp_proc *p, const char *path);
 /* A file open by p: path as the workload gave it, its O_* flags, err as for fp__account. */
 void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int oflags, int err, uint64_t n);
 void fp__lost(struct footprint *fp, uint64_t n);

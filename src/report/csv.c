@@ -1,11 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
-// PLACEHOLDER (coordinator): replaced by the reports work.
+/*
+ * One row per (ABI, syscall) under a header line: abi,name,nr,calls,errors,time_s,class. Fields are quoted
+ * as RFC 4180 says (a field holding a comma, a double quote, CR or LF is put in double quotes, its quotes
+ * doubled); lines end in LF, which RFC 4180 readers accept and Unix tools expect. Rows are in the JSON's order:
+ * calls descending, then name.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint/footprint_json.h"
 #include "report/report.h"
+#include "report/report_util.h"
+
+static void field(struct strbuf *sb, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
 
 static int render(const struct footprint *fp, FILE *out)
 {
-	(void)fp;
-	return fprintf(out, "csv report\n") < 0 ? -1 : 0;
+	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&sb, "abi,name,nr,calls,errors,time_s,class\n");
+	for (struct fp_sysstat **sp = v; *sp; sp++) {
+		const struct fp_sysstat *s = *sp;
+
+		field(&sb, kf_abi_name(s->abi));
+		strbuf_addch(&sb, ',');
+		field(&sb, s->name);
+		strbuf_addf(&sb, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ".%09" PRIu64 ",", s->nr, s->calls, s->errors,
+			    s->time_ns / 1000000000u, s->time_ns % 1000000000u);
+		field(&sb, fp_sysstat_class(s));
+		strbuf_addch(&sb, '\n');
+	}
+	ret = rpt_flush(&sb, out);
+	strbuf_release(&sb);
+	free(v);
+	return ret;
 }
 
-const struct renderer renderer_csv = { "csv", "csv", render };
+const struct renderer renderer_csv = {"csv", "one row per syscall: abi,name,nr,calls,errors,time_s,class", render};

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-// PLACEHOLDER (coordinator): replaced by the reports work.
+/* The footprint itself, schema kfootprint/1: what `-o FILE` saves, for scripts and `kfootprint report`. */
 #include "report/report.h"
 
 static int render(const struct footprint *fp, FILE *out)
 {
-	(void)fp;
-	return fprintf(out, "json report\n") < 0 ? -1 : 0;
+	return fp__write_json(fp, out);
 }
 
-const struct renderer renderer_json = { "json", "json", render };
+const struct renderer renderer_json = {"json", "the footprint as JSON (schema kfootprint/1)", render};

@@ -18,7 +18,7 @@ struct json_writer {
 	unsigned depth;
 	bool after_name; /* a name was written: the value follows on the same line, no separator */
 	struct {
-		bool first;  /* no member written yet */
+		bool first;   /* no member written yet */
 		bool inline_; /* members on one line */
 	} stack[JSONW_MAX_DEPTH];
 };
@@ -217,8 +217,8 @@ void jsonw_int(json_writer_t *w, int64_t v)
 void jsonw_fixed(json_writer_t *w, double v, int decimals)
 {
 	sep(w);
-	/* JSON has no NaN or Infinity; and "-0.000" would not survive a round trip as the same bytes. */
-	if (!isfinite(v) || v == 0)
+	/* JSON has no NaN or Infinity; and "-0.000" (also from -0.0001) would not come back as the same bytes. */
+	if (!isfinite(v) || fabs(v) < 0.5 * pow(10, -decimals))
 		v = 0;
 	fprintf(w->f, "%.*f", decimals, v);
 }

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Writes a footprint as schema kfootprint/1 (see DESIGN.md and docs/reports.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint/footprint.h"
+#include "footprint/footprint_json.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/json_writer.h"
+
+/* Times are written with 9 decimals: nanoseconds, the resolution of every clock we read. */
+#define SECONDS_DECIMALS 9
+
+int fp_sysstat_cmp_calls(const void *a, const void *b)
+{
+	const struct fp_sysstat *x = *(const struct fp_sysstat *const *)a;
+	const struct fp_sysstat *y = *(const struct fp_sysstat *const *)b;
+	int c;
+
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->abi < y->abi ? -1 : x->abi > y->abi;
+}
+
+const char *fp_sysstat_key(const struct fp_sysstat *s, char *buf, size_t len)
+{
+	if (s->abi == kf_abi_host())
+		return s->name;
+	snprintf(buf, len, "%s:%s", kf_abi_name(s->abi), s->name);
+	return buf;
+}
+
+static void write_argv(json_writer_t *w, const char *name, char *const *argv)
+{
+	jsonw_name(w, name);
+	if (!argv) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_start_array_inline(w);
+	for (char *const *a = argv; *a; a++)
+		jsonw_string(w, *a);
+	jsonw_end_array(w);
+}
+
+static void write_exit(json_writer_t *w, const struct fp_exit *e)
+{
+	jsonw_name(w, "exit");
+	if (e->kind == FP_EXIT_NONE) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_start_object_inline(w);
+	if (e->kind == FP_EXIT_CODE) {
+		jsonw_int_field(w, "code", e->value);
+	} else {
+		jsonw_string_field(w, "signal", fp_signal_name(e->value));
+		if (e->core)
+			jsonw_bool_field(w, "core", true);
+	}
+	jsonw_end_object(w);
+}
+
+static void write_workload(json_writer_t *w, const struct footprint *fp)
+{
+	jsonw_name(w, "workload");
+	jsonw_start_object_inline(w);
+	write_argv(w, "argv", fp->argv);
+	jsonw_name(w, "attached_pids");
+	jsonw_start_array_inline(w);
+	for (uint32_t i = 0; i < fp->nattached; i++)
+		jsonw_int(w, fp->attached_pids[i]);
+	jsonw_end_array(w);
+	jsonw_string_field(w, "label", fp->label);
+	jsonw_string_field(w, "user", fp->user);
+	jsonw_end_object(w);
+}
+
+static void write_syscalls(json_writer_t *w, const struct footprint *fp)
+{
+	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
+
+	jsonw_name(w, "syscalls");
+	jsonw_start_array(w);
+	for (struct fp_sysstat **sp = v; *sp; sp++) {
+		const struct fp_sysstat *s = *sp;
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "name", s->name);
+		jsonw_string_field(w, "abi", kf_abi_name(s->abi));
+		jsonw_int_field(w, "nr", s->nr);
+		jsonw_u64_field(w, "calls", s->calls);
+		jsonw_u64_field(w, "errors", s->errors);
+		jsonw_name(w, "errnos");
+		jsonw_start_object(w);
+		for (uint32_t i = 0; i < s->nerrnos; i++)
+			jsonw_u64_field(w, fp_errno_name(s->errnos[i].err), s->errnos[i].count);
+		jsonw_end_object(w);
+		jsonw_ns_as_s_field(w, "time_s", s->time_ns);
+		jsonw_string_field(w, "class", fp_sysstat_class(s));
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	free(v);
+}
+
+static const char *file_mode(const struct fp_file *f)
+{
+	if (f->opens_read && f->opens_write)
+		return "rw";
+	if (f->opens_write)
+		return "w";
+	if (f->opens_read)
+		return "r";
+	return ""; /* every open failed */
+}
+
+static void write_files(json_writer_t *w, const struct fp_proc *p)
+{
+	struct fp_file **v = fp_proc_files_sorted(p);
+
+	jsonw_name(w, "files");
+	jsonw_start_array(w);
+	for (struct fp_file **fpp = v; *fpp; fpp++) {
+		const struct fp_file *f = *fpp;
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "path", f->path);
+		jsonw_string_field(w, "mode", file_mode(f));
+		jsonw_u64_field(w, "opens", f->opens);
+		jsonw_u64_field(w, "errors", f->errors);
+		jsonw_u64_field(w, "opens_read", f->opens_read);
+		jsonw_u64_field(w, "opens_write", f->opens_write);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	free(v);
+}
+
+static void write_proc_syscalls(json_writer_t *w, const struct fp_proc *p)
+{
+	struct fp_sysstat **v = fp_sctab_sorted(&p->syscalls, NULL);
+	char key[96];
+
+	jsonw_name(w, "syscalls");
+	jsonw_start_object(w);
+	for (struct fp_sysstat **sp = v; *sp; sp++) {
+		jsonw_name(w, fp_sysstat_key(*sp, key, sizeof(key)));
+		jsonw_start_object_inline(w);
+		jsonw_u64_field(w, "calls", (*sp)->calls);
+		jsonw_u64_field(w, "errors", (*sp)->errors);
+		jsonw_ns_as_s_field(w, "time_s", (*sp)->time_ns);
+		jsonw_end_object(w);
+	}
+	jsonw_end_object(w);
+	free(v);
+}
+
+static void write_proc(json_writer_t *w, const struct fp_proc *p)
+{
+	jsonw_start_object(w);
+	jsonw_int_field(w, "pid", p->pid);
+	jsonw_int_field(w, "ppid", p->ppid);
+	jsonw_u64_field(w, "threads", p->threads);
+	jsonw_u64_field(w, "execs", p->execs);
+	jsonw_bool_field(w, "attached", p->attached);
+	jsonw_string_field(w, "comm", p->comm);
+	jsonw_string_field(w, "exe", p->exe);
+	write_argv(w, "argv", p->argv);
+	jsonw_fixed_field(w, "start_s", p->start_s, SECONDS_DECIMALS);
+	if (p->end_s < 0)
+		jsonw_null_field(w, "end_s");
+	else
+		jsonw_fixed_field(w, "end_s", p->end_s, SECONDS_DECIMALS);
+	write_exit(w, &p->exit);
+	jsonw_u64_field(w, "opens_read", p->opens_read);
+	jsonw_u64_field(w, "opens_write", p->opens_write);
+	jsonw_u64_field(w, "open_errors", p->open_errors);
+	write_files(w, p);
+	write_proc_syscalls(w, p);
+	jsonw_end_object(w);
+}
+
+int fp__write_json(const struct footprint *fp, FILE *out)
+{
+	json_writer_t *w = jsonw_new(out);
+	bool bad;
+
+	jsonw_start_object(w);
+	jsonw_string_field(w, "schema", FP_SCHEMA);
+	jsonw_string_field(w, "tool", fp->tool);
+	jsonw_name(w, "host");
+	jsonw_start_object_inline(w);
+	jsonw_string_field(w, "kernel", fp->host_kernel);
+	jsonw_string_field(w, "arch", fp->host_arch);
+	jsonw_end_object(w);
+	write_workload(w, fp);
+	jsonw_string_field(w, "backend", fp->backend);
+	jsonw_string_field(w, "started_at", fp->started_at);
+	jsonw_fixed_field(w, "elapsed_s", fp->elapsed_s, SECONDS_DECIMALS);
+	write_exit(w, &fp->exit);
+	jsonw_bool_field(w, "complete", fp->complete);
+	if (!fp->complete)
+		jsonw_string_field(w, "incomplete_why", fp->incomplete_why ? fp->incomplete_why : "unknown");
+	jsonw_u64_field(w, "lost_events", fp->lost_events);
+	write_syscalls(w, fp);
+	jsonw_name(w, "processes");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < fp->nprocs; i++)
+		write_proc(w, fp->procs[i]);
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
+	bad = ferror(out) != 0;
+	if (bad && !errno)
+		errno = EIO;
+	return bad ? -1 : 0;
+}
+
+int fp__save(const struct footprint *fp, const char *path)
+{
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, path) < 0)
+		return -1;
+	if (fp__write_json(fp, af.f) < 0) {
+		perror_msg("writing '%s'", path);
+		atomic_file_abort(&af);
+		return -1;
+	}
+	return atomic_file_commit(&af);
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Every renderer's exact output for a footprint built by hand, and the edge cases they must survive. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "fp_sample.h"
+#include "report/report.h"
+
+static char *render(const char *format, const struct footprint *fp)
+{
+	const struct renderer *r = renderer_find(format);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(r);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(r->render(fp, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void check(const char *format, const struct footprint *fp, const char *want)
+{
+	char *got = render(format, fp);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_table(void **state)
+{
+	assert_non_null(renderer_find("text"));
+	assert_non_null(renderer_find("csv"));
+	assert_null(renderer_find("html"));
+	assert_null(renderer_find(""));
+	assert_string_equal(renderer_names(), "text, strace, rst, tree, json, csv");
+	for (const char *n = "text\0strace\0rst\0tree\0json\0csv\0"; *n; n += strlen(n) + 1)
+		assert_string_equal(renderer_find(n)->name, n);
+}
+
+static void test_strace(void **state)
+{
+	struct footprint *fp = sample_fp();
+
+	/* exit_group left out as strace -c does; ties would keep syscall number order; i386 in its own table */
+	check("strace", fp,
+	      "% time     seconds  usecs/call     calls    errors syscall\n"
+	      "------ ----------- ----------- --------- --------- ----------------\n"
+	      " 89.29    0.300000      100000         3         1 wait4\n"
+	      "  7.14    0.024000        2000        12           read\n"
+	      "  2.98    0.010000        1000        10         3 openat\n"
+	      "  0.60    0.002000        1000         2           clone\n"
+	      "------ ----------- ----------- --------- --------- ----------------\n"
+	      "100.00    0.336000       12444        27         4 total\n"
+	      "System call usage summary for 32 bit mode:\n"
+	      "% time     seconds  usecs/call     calls    errors syscall\n"
+	      "------ ----------- ----------- --------- --------- ----------------\n"
+	      "100.00    0.002000        1000         2         1 open\n"
+	      "------ ----------- ----------- --------- --------- ----------------\n"
+	      "100.00    0.002000        1000         2         1 total\n");
+	fp__free(fp);
+}
+
+static void test_strace_ties_and_widths(void **state)
+{
+	struct footprint *fp = fp__new();
+	const enum kf_abi x64 = KF_ABI_X86_64;
+
+	/* equal times keep syscall number order (read 0, close 3, ...); a zero total gives 0.00 %, not NaN */
+	fp__account(fp, NULL, x64, sample_nr(x64, "close"), 0, 1, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "read"), 0, 1234567890, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "sched_get_priority_max"), EINVAL, 2, 0);
+	check("strace", fp,
+	      "% time     seconds  usecs/call      calls    errors syscall\n"
+	      "------ ----------- ----------- ---------- --------- -----------------------\n"
+	      "  0.00    0.000000           0 1234567890           read\n"
+	      "  0.00    0.000000           0          1           close\n"
+	      "  0.00    0.000000           0          2         2 sched_get_priority_max\n"
+	      "------ ----------- ----------- ---------- --------- -----------------------\n"
+	      "100.00    0.000000           0 1234567893         2 total\n");
+	fp__free(fp);
+}
+
+static void test_tree(void **state)
+{
+	struct footprint *fp = sample_fp();
+
+	check("tree", fp,
+	      " 100  sh    read   0 write   1 running...\n"
+	      "   101  ls  read   3 write   1 run 0.25s\n"
+	      "   102  wc  read   0 write   0 run 1.25s\n");
+	fp__free(fp);
+}
+
+static void test_tree_deep_chain_and_names(void **state)
+{
+	struct footprint *fp = fp__new();
+	char *out, *line;
+
+	/* a chain of 5000 forks: no recursion to overflow; a name from exe when comm is unknown */
+	for (int i = 0; i < 5000; i++) {
+		struct fp_proc *p = fp__proc_new(fp, 1000000 + i, i ? 1000000 + i - 1 : 1, 0);
+
+		snprintf(p->comm, sizeof(p->comm), "%s", i == 2 ? "" : i == 3 ? "t\x01x" : "c");
+		if (i == 2)
+			p->exe = xstrdup("/usr/bin/from-exe");
+	}
+	out = render("tree", fp);
+	line = strstr(out, "1000002");
+	assert_non_null(line);
+	assert_memory_equal(line - 6, "\n     1000002  from-exe ", 24); /* depth 2: 1 + 4 spaces */
+	assert_non_null(strstr(out, "1000003  t\\x01x "));
+	line = strstr(out, "1004999");
+	assert_non_null(line);
+	assert_memory_equal(line - 3, "   1004999  c", 13); /* depth 4999: 1 + 9998 spaces */
+	assert_int_equal(strspn(line - 9999, " "), 9999);
+	free(out);
+	fp__free(fp);
+}
+
+static void test_csv(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct fp_sysstat *s;
+
+	check("csv", fp,
+	      "abi,name,nr,calls,errors,time_s,class\n"
+	      "x86_64,read,0,12,0,0.024000000,Filesystem\n"
+	      "x86_64,openat,257,10,3,0.010000000,Filesystem\n"
+	      "x86_64,wait4,61,3,1,0.300000000,Process Mgmt.\n"
+	      "x86_64,clone,56,2,0,0.002000000,Process Mgmt.\n"
+	      "x86_64,exit_group,231,2,0,0.000000000,Process Mgmt.\n"
+	      "i386,open,5,2,1,0.002000000,Filesystem\n");
+	/* RFC 4180 quoting of a class loaded from a file */
+	s = fp_sctab_find(&fp->syscalls, KF_ABI_I386, 5);
+	s->klass = xstrdup("odd, \"quoted\"\nclass");
+	char *out = render("csv", fp);
+	assert_non_null(strstr(out, "i386,open,5,2,1,0.002000000,\"odd, \"\"quoted\"\"\nclass\"\n"));
+	free(out);
+	fp__free(fp);
+}
+
+static void test_text(void **state)
+{
+	struct footprint *fp = sample_fp();
+
+	check("text", fp,
+	      "footprint:    complete\n"
+	      "command:      sh -c 'ls /tmp | wc -l'\n"
+	      "label:        startup\n"
+	      "user:         root\n"
+	      "backend:      ptrace\n"
+	      "started at:   2026-11-29T10:00:00Z\n"
+	      "elapsed:      0.500s\n"
+	      "exit:         code 0\n"
+	      "lost events:  0\n"
+	      "totals:       31 calls, 5 errors, 6 syscalls, 3 processes\n"
+	      "\n"
+	      "Process Mgmt.\n"
+	      "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
+	      "-----------  -------  ------  ---------------  -----------------\n"
+	      "wait4              3       1  Process Mgmt.    sys_wait4()\n"
+	      "clone              2       0  Process Mgmt.    sys_clone()\n"
+	      "exit_group         2       0  Process Mgmt.    sys_exit_group()\n"
+	      "\n"
+	      "Filesystem\n"
+	      "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
+	      "-----------  -------  ------  ---------------  -----------------\n"
+	      "read              12       0  Filesystem       sys_read()\n"
+	      "openat            10       3  Filesystem       sys_openat()\n"
+	      "open (i386)        2       1  Filesystem       sys_open()\n"
+	      "\n"
+	      "processes\n"
+	      " 100  sh    read   0 write   1 running...\n"
+	      "   101  ls  read   3 write   1 run 0.25s\n"
+	      "   102  wc  read   0 write   0 run 1.25s\n");
+	fp__free(fp);
+}
+
+static void test_text_incomplete_attached_signal(void **state)
+{
+	struct footprint *fp = sample_fp();
+	char *out;
+
+	for (char **a = fp->argv; *a; a++)
+		free(*a);
+	free(fp->argv);
+	fp->argv = NULL;
+	fp->attached_pids = xcalloc(2, sizeof(pid_t));
+	fp->attached_pids[0] = 12;
+	fp->attached_pids[1] = 34;
+	fp->nattached = 2;
+	fp__set_incomplete(fp, "duration");
+	fp->exit = (struct fp_exit){FP_EXIT_SIGNAL, SIGSEGV, true};
+	out = render("text", fp);
+	assert_memory_equal(out, "footprint:    INCOMPLETE: duration\nattached:     pids 12, 34\n", 60);
+	assert_non_null(strstr(out, "\nexit:         signal SIGSEGV (core dumped)\n"));
+	free(out);
+	fp->exit.kind = FP_EXIT_NONE;
+	out = render("text", fp);
+	assert_non_null(strstr(out, "\nexit:         still running\n"));
+	free(out);
+	fp__free(fp);
+}
+
+/* Classes in the seed's order whatever the counts; a class only a file knows goes last. */
+static void test_text_class_order(void **state)
+{
+	struct footprint *fp = fp__new();
+	const enum kf_abi x64 = KF_ABI_X86_64;
+	char *out;
+
+	fp__account(fp, NULL, x64, sample_nr(x64, "capget"), 0, 50, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "futex"), 0, 40, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "rt_sigaction"), 0, 30, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "socket"), 0, 20, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "mmap"), 0, 10, 0);
+	fp__account(fp, NULL, x64, sample_nr(x64, "getpid"), 0, 5, 0);
+	fp__account(fp, NULL, x64, 4000, ENOSYS, 1, 0);
+	fp_sctab_find(&fp->syscalls, x64, 4000)->klass = xstrdup("Zzz from a file");
+	out = render("text", fp);
+	const char *order[] = {"\nProcess Mgmt.\n", "\nMemory Mgmt.\n", "\nNetwork\n",	      "\nSignal\n",
+			       "\nFutex\n",	    "\nCapability\n",	"\nZzz from a file\n"};
+	const char *at = out;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *p = strstr(at, order[i]);
+
+		if (!p)
+			fail_msg("class %s missing or out of order in:\n%s", order[i], out);
+		else
+			at = p;
+	}
+	assert_non_null(strstr(out, "\nsyscall_4000        1       1  Zzz from a file  sys_syscall_4000()\n"));
+	free(out);
+	fp__free(fp);
+}
+
+static void test_rst(void **state)
+{
+	struct footprint *fp = sample_fp();
+	char *out = render("rst", fp);
+
+	assert_non_null(strstr(out, "System calls made by the workload\n"
+				    "=================================\n\nCommand::\n\n    sh -c 'ls /tmp | wc -l'\n\n"
+				    "31 calls, 5 errors, 6 system calls, 3 processes.\n\n"));
+	assert_non_null(strstr(out, "Filesystem\n----------\n\n"
+				    "+-------------+---------+--------+-----------------+-------------------+\n"
+				    "| System Call | # calls | errors | Linux Subsystem | System Call (API) |\n"
+				    "+=============+=========+========+=================+===================+\n"
+				    "| read        | 12      | 0      | Filesystem      | sys_read()        |\n"
+				    "+-------------+---------+--------+-----------------+-------------------+\n"
+				    "| openat      | 10      | 3      | Filesystem      | sys_openat()      |\n"
+				    "+-------------+---------+--------+-----------------+-------------------+\n"
+				    "| open (i386) | 2       | 1      | Filesystem      | sys_open()        |\n"
+				    "+-------------+---------+--------+-----------------+-------------------+\n\n"));
+	assert_non_null(strstr(out, "Process Mgmt.\n-------------\n\n+"));
+	assert_true(strstr(out, "Process Mgmt.\n") < strstr(out, "Filesystem\n"));
+	free(out);
+	fp__free(fp);
+}
+
+static void test_json_is_the_footprint(void **state)
+{
+	struct footprint *fp = sample_fp();
+	char *a = render("json", fp), *b = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&b, &len);
+
+	assert_int_equal(fp__write_json(fp, f), 0);
+	fclose(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	fp__free(fp);
+}
+
+static void test_empty_footprint(void **state)
+{
+	struct footprint *fp = fp__new();
+	char *out;
+
+	out = render("text", fp);
+	assert_non_null(strstr(out, "footprint:    complete\nattached:     ?\n"));
+	assert_non_null(strstr(out, "backend:      ?\n"));
+	assert_non_null(strstr(out, "\nno system calls recorded\n"));
+	assert_null(strstr(out, "\nprocesses\n"));
+	free(out);
+	check("strace", fp, "");
+	check("tree", fp, "");
+	check("csv", fp, "abi,name,nr,calls,errors,time_s,class\n");
+	out = render("rst", fp);
+	assert_non_null(strstr(out, "0 calls, 0 errors, 0 system calls, 0 processes.\n"));
+	free(out);
+	out = render("json", fp);
+	assert_non_null(strstr(out, "\"syscalls\": [],\n  \"processes\": []\n}\n"));
+	free(out);
+	fp__free(fp);
+}
+
+static void test_write_error_reported(void **state)
+{
+	struct footprint *fp = sample_fp();
+	FILE *f = fopen("/dev/full", "w");
+
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	for (const char *n = "text\0strace\0rst\0tree\0json\0csv\0"; *n; n += strlen(n) + 1)
+		assert_int_equal(renderer_find(n)->render(fp, f), -1);
+	fclose(f);
+	fp__free(fp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_strace),
+	    cmocka_unit_test(test_strace_ties_and_widths),
+	    cmocka_unit_test(test_tree),
+	    cmocka_unit_test(test_tree_deep_chain_and_names),
+	    cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_text_incomplete_attached_signal),
+	    cmocka_unit_test(test_text_class_order),
+	    cmocka_unit_test(test_rst),
+	    cmocka_unit_test(test_json_is_the_footprint),
+	    cmocka_unit_test(test_empty_footprint),
+	    cmocka_unit_test(test_write_error_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
