@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+// The index cache: the scan results and the Kconfig entries of one tree, with the mtime and size of every file
+// read and directory listed. A cache whose files all still match is as good as a fresh read; anything else
+// (another version, a changed file, a truncated or corrupt cache) means a rebuild, never an error.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/kt_internal.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
+#define MAGIC "kfootprint ktree cache 4\n"
+
+static uint64_t fnv(const char *s, uint64_t h)
+{
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL;
+}
+
+char *kt_cache_file(const char *srcdir, const char *arch)
+{
+	char *dir = kt_cache_dir();
+
+	if (!dir)
+		return NULL;
+	uint64_t h = fnv(arch, fnv(srcdir, 1469598103934665603ULL));
+	char *f = xasprintf("%s/ktree-%016llx.cache", dir, (unsigned long long)h);
+	free(dir);
+	return f;
+}
+
+/* ---- writing ---- */
+
+static void put_u64(struct strbuf *sb, uint64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	strbuf_add(sb, b, 8);
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		put_u64(sb, UINT64_MAX);
+		return;
+	}
+	size_t n = strlen(s);
+	put_u64(sb, n);
+	strbuf_add(sb, s, n);
+}
+
+static void put_strv(struct strbuf *sb, const struct kt_strv *sv)
+{
+	put_u64(sb, sv ? sv->n : 0);
+	for (size_t i = 0; sv && i < sv->n; i++)
+		put_str(sb, sv->v[i]);
+}
+
+static void put_conds(struct strbuf *sb, const struct kt_condv *cv)
+{
+	put_u64(sb, cv->n);
+	for (size_t i = 0; i < cv->n; i++) {
+		const struct kt_cond *c = &cv->v[i];
+		put_u64(sb, (uint64_t)c->kind | (uint64_t)c->negated << 8 | (uint64_t)c->holds << 9);
+		put_str(sb, c->option);
+		put_str(sb, c->expr);
+		put_str(sb, c->where);
+		put_u64(sb, c->nsymbols);
+		for (size_t j = 0; j < c->nsymbols; j++)
+			put_str(sb, c->symbols[j]);
+	}
+}
+
+static void put_stat(struct strbuf *sb, const char *srcdir, const char *rel)
+{
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+
+	if (stat(p, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	free(p);
+	put_str(sb, rel);
+	put_u64(sb, (uint64_t)st.st_mtim.tv_sec);
+	put_u64(sb, (uint64_t)st.st_mtim.tv_nsec);
+	put_u64(sb, (uint64_t)st.st_size);
+}
+
+static void put_rev(struct strbuf *sb, const struct kt_map *m)
+{
+	put_u64(sb, m->len);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		put_str(sb, m->keys[i]);
+		put_strv(sb, m->vals[i]);
+	}
+}
+
+int kt_cache_save(const char *file, const char *srcdir, const char *arch, const struct kt_scan *sc,
+		  const struct kt_kconfig *kc, char **err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, MAGIC);
+	put_str(&sb, srcdir);
+	put_str(&sb, arch);
+	put_u64(&sb, sc->seen.n + kc->seen.n);
+	for (size_t i = 0; i < sc->seen.n; i++)
+		put_stat(&sb, srcdir, sc->seen.v[i]);
+	for (size_t i = 0; i < kc->seen.n; i++)
+		put_stat(&sb, srcdir, kc->seen.v[i]);
+
+	put_u64(&sb, sc->ndefs);
+	for (size_t i = 0; i < sc->ndefs; i++) {
+		const struct kt_def *d = &sc->defs[i];
+		put_str(&sb, d->name);
+		put_str(&sb, d->macro);
+		put_u64(&sb, d->compat);
+		put_str(&sb, d->file);
+		put_u64(&sb, (uint64_t)d->line);
+		put_conds(&sb, &d->conds);
+		put_str(&sb, d->calls_ksys);
+	}
+	put_u64(&sb, sc->nincs);
+	for (size_t i = 0; i < sc->nincs; i++) {
+		put_str(&sb, sc->incs[i].file);
+		put_str(&sb, sc->incs[i].by);
+		put_u64(&sb, (uint64_t)sc->incs[i].line);
+		put_conds(&sb, &sc->incs[i].conds);
+	}
+	put_strv(&sb, &sc->cond_syscalls);
+	put_strv(&sb, &sc->arch_want);
+	for (size_t i = 0; i < sc->arch_want.n; i++)
+		put_conds(&sb, &sc->arch_want_conds[i]);
+	put_u64(&sb, sc->files_read);
+	put_u64(&sb, sc->bytes_read);
+
+	put_u64(&sb, kc->opts.len);
+	for (size_t i = 0; i < kc->opts.cap; i++) {
+		const struct kt_option *o = kc->opts.vals[i];
+		if (!kc->opts.keys[i])
+			continue;
+		put_str(&sb, o->name);
+		put_str(&sb, o->file);
+		put_u64(&sb, (uint64_t)o->line);
+		put_str(&sb, o->type);
+		put_str(&sb, o->prompt);
+		put_str(&sb, o->prompt_if);
+		put_str(&sb, o->depends);
+		put_str(&sb, o->defaults);
+		put_str(&sb, o->help);
+		put_u64(&sb, (uint64_t)o->ndefinitions);
+		const struct kt_option_raw *r = kt_option_raw(kc, o->name);
+		put_strv(&sb, r ? &r->selects : NULL);
+		put_strv(&sb, r ? &r->implies : NULL);
+		put_strv(&sb, r ? &r->defaults : NULL);
+	}
+	put_rev(&sb, &kc->rsel);
+	put_rev(&sb, &kc->rimp);
+	put_u64(&sb, kc->nentries);
+	put_u64(&sb, kc->nfiles);
+	strbuf_addstr(&sb, "end\n");
+
+	int rc = -1;
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	/* create the directory and its parent (~/.cache may not exist yet) */
+	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
+	if (ps && ps != parent) {
+		*ps = '\0';
+		mkdir(parent, 0755);
+	}
+	free(parent);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		*err = xasprintf("cannot create cache directory '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	char *tmp = xasprintf("%s.%d.tmp", file, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		goto out;
+	}
+	size_t off = 0;
+	while (off < sb.len) {
+		ssize_t n = write(fd, sb.buf + off, sb.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	if (off != sb.len || close(fd) != 0 || rename(tmp, file) != 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno ? errno : EIO));
+		if (off != sb.len)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		goto out;
+	}
+	free(tmp);
+	rc = 0;
+out:
+	free(dir);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	const char *p, *end;
+	bool bad;
+};
+
+static uint64_t get_u64(struct rd *r)
+{
+	if (r->bad || r->end - r->p < 8) {
+		r->bad = true;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
+	r->p += 8;
+	return v;
+}
+
+/* A count that must fit the remaining bytes (each element takes at least 8). */
+static size_t get_count(struct rd *r)
+{
+	uint64_t n = get_u64(r);
+
+	if (n > (uint64_t)(r->end - r->p) / 8) {
+		r->bad = true;
+		return 0;
+	}
+	return (size_t)n;
+}
+
+static char *get_str(struct rd *r)
+{
+	uint64_t n = get_u64(r);
+
+	if (r->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return NULL;
+	}
+	char *s = xstrndup(r->p, (size_t)n);
+	r->p += n;
+	return s;
+}
+
+static void get_strv(struct rd *r, struct kt_strv *sv)
+{
+	size_t n = get_count(r);
+
+	for (size_t i = 0; i < n && !r->bad; i++) {
+		char *s = get_str(r);
+		kt_strv_push(sv, s ? s : "");
+		free(s);
+	}
+}
+
+static void get_conds(struct rd *r, struct kt_condv *cv)
+{
+	size_t n = get_count(r);
+
+	for (size_t i = 0; i < n && !r->bad; i++) {
+		struct kt_cond c = {0};
+		uint64_t f = get_u64(r);
+		c.kind = (enum kt_cond_kind)(f & 0xff);
+		c.negated = (f >> 8) & 1;
+		c.holds = (f >> 9) & 1;
+		c.option = get_str(r);
+		c.expr = get_str(r);
+		c.where = get_str(r);
+		c.nsymbols = get_count(r);
+		c.symbols = c.nsymbols ? xcalloc(c.nsymbols, sizeof(char *)) : NULL;
+		for (size_t j = 0; j < c.nsymbols; j++) {
+			c.symbols[j] = get_str(r);
+			if (!c.symbols[j])
+				c.symbols[j] = xstrdup("");
+		}
+		if (c.kind > KT_COND_ARCH_WANT)
+			r->bad = true;
+		XGROW(cv->v, cv->cap, cv->n + 1);
+		cv->v[cv->n++] = c; /* owned by cv now */
+	}
+}
+
+static bool stat_matches(struct rd *r, const char *srcdir)
+{
+	char *rel = get_str(r);
+	uint64_t sec = get_u64(r), nsec = get_u64(r), size = get_u64(r);
+
+	if (r->bad || !rel) {
+		free(rel);
+		return false;
+	}
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+	bool ok;
+	if (stat(p, &st) != 0)
+		ok = sec == 0 && nsec == 0 && size == 0; /* it was missing then too */
+	else
+		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
+		     (uint64_t)st.st_size == size;
+	free(p);
+	free(rel);
+	return ok;
+}
+
+static void get_rev(struct rd *r, struct kt_map *m)
+{
+	size_t n = get_count(r);
+
+	for (size_t i = 0; i < n && !r->bad; i++) {
+		char *k = get_str(r);
+		struct kt_strv *sv = xcalloc(1, sizeof(*sv));
+		get_strv(r, sv);
+		struct kt_strv *old = kt_map_put(m, k ? k : "", sv);
+		if (old) {
+			kt_strv_release(old);
+			free(old);
+		}
+		free(k);
+	}
+}
+
+int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct kt_scan *sc, struct kt_kconfig *kc)
+{
+	size_t len;
+	char *buf = kt_read_file(file, &len);
+
+	if (!buf)
+		return -1;
+	struct rd r = {.p = buf, .end = buf + len};
+	size_t ml = strlen(MAGIC);
+	if (len < ml || memcmp(buf, MAGIC, ml) != 0) {
+		free(buf);
+		return -1;
+	}
+	r.p += ml;
+	char *s1 = get_str(&r), *s2 = get_str(&r);
+	bool same = s1 && s2 && !strcmp(s1, srcdir) && !strcmp(s2, arch);
+	free(s1);
+	free(s2);
+	if (!same) {
+		free(buf);
+		return -1;
+	}
+	size_t nseen = get_count(&r);
+	for (size_t i = 0; i < nseen; i++) {
+		if (!stat_matches(&r, srcdir)) {
+			free(buf);
+			return -1; /* the tree changed */
+		}
+	}
+
+	size_t n = get_count(&r);
+	for (size_t i = 0; i < n && !r.bad; i++) {
+		XGROW(sc->defs, sc->capdefs, sc->ndefs + 1);
+		struct kt_def *d = &sc->defs[sc->ndefs++];
+		memset(d, 0, sizeof(*d));
+		d->name = get_str(&r);
+		d->macro = get_str(&r);
+		d->compat = get_u64(&r) != 0;
+		d->file = get_str(&r);
+		d->line = (int)get_u64(&r);
+		get_conds(&r, &d->conds);
+		d->calls_ksys = get_str(&r);
+		if (!d->name || !d->macro || !d->file)
+			r.bad = true;
+	}
+	n = get_count(&r);
+	for (size_t i = 0; i < n && !r.bad; i++) {
+		XGROW(sc->incs, sc->capincs, sc->nincs + 1);
+		struct kt_inc *inc = &sc->incs[sc->nincs++];
+		memset(inc, 0, sizeof(*inc));
+		inc->file = get_str(&r);
+		inc->by = get_str(&r);
+		inc->line = (int)get_u64(&r);
+		get_conds(&r, &inc->conds);
+		if (!inc->file || !inc->by)
+			r.bad = true;
+	}
+	get_strv(&r, &sc->cond_syscalls);
+	get_strv(&r, &sc->arch_want);
+	sc->arch_want_conds = xcalloc(sc->arch_want.n ? sc->arch_want.n : 1, sizeof(*sc->arch_want_conds));
+	for (size_t i = 0; i < sc->arch_want.n && !r.bad; i++)
+		get_conds(&r, &sc->arch_want_conds[i]);
+	sc->files_read = (size_t)get_u64(&r);
+	sc->bytes_read = (size_t)get_u64(&r);
+
+	n = get_count(&r);
+	for (size_t i = 0; i < n && !r.bad; i++) {
+		struct kt_option *o = xcalloc(1, sizeof(*o));
+		o->name = get_str(&r);
+		o->file = get_str(&r);
+		o->line = (int)get_u64(&r);
+		o->type = get_str(&r);
+		o->prompt = get_str(&r);
+		o->prompt_if = get_str(&r);
+		o->depends = get_str(&r);
+		o->defaults = get_str(&r);
+		o->help = get_str(&r);
+		o->ndefinitions = (int)get_u64(&r);
+		struct kt_option_raw *raw = xcalloc(1, sizeof(*raw));
+		get_strv(&r, &raw->selects);
+		get_strv(&r, &raw->implies);
+		get_strv(&r, &raw->defaults);
+		if (!o->name || !o->file) {
+			r.bad = true;
+			kt_option_free(o);
+			kt_strv_release(&raw->selects);
+			kt_strv_release(&raw->implies);
+			kt_strv_release(&raw->defaults);
+			free(raw);
+			break;
+		}
+		kt_option_free(kt_map_put(&kc->opts, o->name, o));
+		struct kt_option_raw *old = kt_map_put(&kc->raw, o->name, raw);
+		if (old) {
+			kt_strv_release(&old->selects);
+			kt_strv_release(&old->implies);
+			kt_strv_release(&old->defaults);
+			free(old);
+		}
+	}
+	get_rev(&r, &kc->rsel);
+	get_rev(&r, &kc->rimp);
+	kc->nentries = (size_t)get_u64(&r);
+	kc->nfiles = (size_t)get_u64(&r);
+	if (r.bad || r.end - r.p != 4 || memcmp(r.p, "end\n", 4) != 0) {
+		kt_scan_release(sc);
+		kt_kconfig_release(kc);
+		free(buf);
+		return -1;
+	}
+	kt_kconfig_finish(kc);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_KERNEL_KT_INTERNAL_H
+#define KF_KERNEL_KT_INTERNAL_H
+
+/* Internals of the kernel tree index shared by the kt_*.c files; the public API is kernel/ktree.h. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/ktree.h"
+
+/* ---- small containers (kt_util.c) ---- */
+
+/* String-keyed hash map; keys are copied, values are the caller's. */
+struct kt_map {
+	char **keys;
+	void **vals;
+	size_t cap, len;
+};
+void *kt_map_get(const struct kt_map *m, const char *key);
+/* Inserts or replaces; returns the previous value (or NULL). */
+void *kt_map_put(struct kt_map *m, const char *key, void *val);
+void kt_map_release(struct kt_map *m, void (*free_val)(void *));
+
+struct kt_strv {
+	char **v;
+	size_t n, cap;
+};
+void kt_strv_push(struct kt_strv *sv, const char *s);
+bool kt_strv_has(const struct kt_strv *sv, const char *s);
+void kt_strv_release(struct kt_strv *sv);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer; NULL with errno set on failure. */
+char *kt_read_file(const char *path, size_t *len);
+/* Joins srcdir and a relative path into a malloc'd string. */
+char *kt_path(const char *srcdir, const char *rel);
+bool kt_is_dir(const char *path);
+/* A directory that is not a symlink (walks never follow links to directories). */
+bool kt_is_real_dir(const char *path);
+bool kt_is_file(const char *path);
+
+/* ---- conditions (kt_cond.c) ---- */
+
+/* Looks up a symbol's value ("y", "m", string, NULL for n); used to evaluate conditions. */
+typedef const char *(*kt_lookup_fn)(void *ctx, const char *name);
+
+struct kt_condv {
+	struct kt_cond *v;
+	size_t n, cap;
+};
+void kt_cond_copy(struct kt_cond *dst, const struct kt_cond *src);
+void kt_cond_release(struct kt_cond *c);
+void kt_condv_push(struct kt_condv *cv, const struct kt_cond *c); /* deep copy */
+void kt_condv_release(struct kt_condv *cv);
+/* A single-symbol condition; sym without CONFIG_ for options, kind chosen by the caller. */
+void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, bool negated, const char *expr,
+		    const char *where);
+/* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
+void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
+/* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
+bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
+/* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed. */
+long kt_cpp_eval(const char *expr, kt_lookup_fn lookup, void *ctx, bool *ok);
+/* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y). */
+int kt_kexpr_eval(const char *expr, kt_lookup_fn lookup, void *ctx);
+
+/*
+ * Splits a preprocessor condition into an AND of single-symbol conditions when it is one ("defined(CONFIG_A)
+ * && !defined(__ARCH_WANT_B)", "IS_ENABLED(CONFIG_X)", "CONFIG_X"), else one compound condition.
+ * negate applies to the whole expression (an #else branch). Symbols starting with CONFIG_ lose the prefix and
+ * give kind `kind`; __ARCH_WANT_* give KT_COND_ARCH_WANT.
+ */
+void kt_cpp_conds(struct kt_condv *out, const char *expr, bool negate, enum kt_cond_kind kind, const char *where);
+
+/* ---- source scanner (kt_scan.c) ---- */
+
+struct kt_def {
+	char *name;  /* "eventfd2" or "ksys_mmap_pgoff" */
+	char *macro; /* "SYSCALL_DEFINE2", "COMPAT_SYSCALL_DEFINE3", "SYS_NI", "FUNC" (ksys_ definition) */
+	bool compat;
+	char *file; /* tree-relative */
+	int line;
+	struct kt_condv conds; /* #if stack at the definition, innermost first */
+	char *calls_ksys;      /* a short body calling ksys_X(): "ksys_X" */
+};
+
+/* `#include "x.c"` of one .c file by another. */
+struct kt_inc {
+	char *file; /* the included file, tree-relative */
+	char *by;   /* the including file */
+	int line;
+	struct kt_condv conds;
+};
+
+struct kt_scan {
+	struct kt_def *defs;
+	size_t ndefs, capdefs;
+	struct kt_inc *incs;
+	size_t nincs, capincs;
+	struct kt_strv cond_syscalls;	  /* names in kernel/sys_ni.c COND_SYSCALL / COND_SYSCALL_COMPAT */
+	struct kt_strv arch_want;	  /* __ARCH_WANT_* defined for the arch (evaluated later): raw entries */
+	struct kt_condv *arch_want_conds; /* parallel to arch_want */
+	size_t files_read;
+	size_t bytes_read;
+	struct kt_strv seen; /* tree-relative files read and directories listed, for the cache's validity check */
+};
+/* Scans the directories that can hold syscalls for arch (e.g. "x86"). Returns -1 with *err on a fatal error. */
+int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char **err);
+/* Scans one file's text (exposed for the tests). rel is the tree-relative path. */
+void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
+void kt_scan_release(struct kt_scan *sc);
+
+/* ---- Makefile/Kbuild (kt_kbuild.c) ---- */
+
+struct kt_mkassign {
+	char *lhs;    /* expanded left-hand side: "obj-$(CONFIG_X)" kept symbolic, "obj-y", "mmu-y" */
+	char *op;     /* ":=", "+=", "=", "?=" */
+	char **words; /* right-hand side words, $(VAR) of known variables expanded */
+	size_t nwords;
+	int line;
+	struct kt_condv conds; /* enclosing ifeq/ifdef blocks, innermost first */
+};
+
+struct kt_makefile {
+	char *path; /* tree-relative: "kernel/Makefile" or "fs/Kbuild" */
+	struct kt_mkassign *as;
+	size_t nas, capas;
+};
+/*
+ * Parses Makefile text. vars gives the builtin variables (SRCARCH, BITS, ...). Never fails: unparsable lines
+ * are skipped.
+ */
+void kt_makefile_parse(struct kt_makefile *mk, const char *path, const char *text, const struct kt_map *vars);
+void kt_makefile_release(struct kt_makefile *mk);
+
+struct kt_kbuild;
+/* lookup (may be NULL) evaluates conditions when a file is listed by several lines (obj-$(CONFIG_X86_32) and
+ * obj-$(CONFIG_IA32_EMULATION) += sys_ia32.o): the first line whose conditions hold is taken, else the first. */
+struct kt_kbuild *kt_kbuild_new(const char *srcdir, const struct kt_map *vars, kt_lookup_fn lookup, void *ctx);
+void kt_kbuild_free(struct kt_kbuild *kb);
+/*
+ * Resolves how the tree-relative file dir/x.c gets into vmlinux: appends the Makefile conditions (object, variable,
+ * if-blocks, every parent directory up to the top) to out and sets the object, Makefile and line.
+ * Returns 0, or -1 with *why set (malloc'd) when the chain breaks.
+ */
+int kt_kbuild_resolve(struct kt_kbuild *kb, const char *cfile, struct kt_condv *out, char **object, char **makefile,
+		      int *line, char **why);
+
+/* ---- Kconfig (kt_kconfig.c) ---- */
+
+struct kt_kconfig {
+	struct kt_map opts; /* name -> struct kt_option * */
+	struct kt_map raw;  /* name -> struct kt_option_raw * */
+	struct kt_map rsel; /* name -> struct kt_strv * of "SELECTOR[ if EXPR]" (reverse select) */
+	struct kt_map rimp; /* same for imply */
+	size_t nentries;
+	size_t nfiles;
+	struct kt_strv seen; /* as in struct kt_scan */
+};
+/* Parses every Kconfig file for arch (arch/<arch> first, then generic; never scripts/kconfig/tests). */
+void kt_kconfig_load(struct kt_kconfig *kc, const char *srcdir, const char *arch);
+/* Parses one Kconfig text (for tests and fuzzing); rel is the path recorded in the entries. */
+void kt_kconfig_parse(struct kt_kconfig *kc, const char *rel, const char *text);
+/* Fills selected_by/implied_by; call after the last parse. */
+void kt_kconfig_finish(struct kt_kconfig *kc);
+void kt_kconfig_release(struct kt_kconfig *kc);
+void kt_option_free(struct kt_option *o);
+/* Internal: the raw select/default lists of an option (kept out of the public struct). */
+struct kt_option_raw {
+	struct kt_strv selects; /* "SYM" or "SYM if EXPR" */
+	struct kt_strv implies;
+	struct kt_strv defaults; /* "EXPR" or "EXPR if COND" */
+};
+struct kt_option_raw *kt_option_raw(const struct kt_kconfig *kc, const char *name);
+
+/* ---- MAINTAINERS (kt_maintainers.c) ---- */
+
+struct kt_maint;
+/* Parses MAINTAINERS text. srcdir (may be NULL) is used to append '/' to patterns naming a directory. */
+struct kt_maint *kt_maint_parse(const char *text, const char *srcdir);
+void kt_maint_free(struct kt_maint *m);
+size_t kt_maint_nsections(const struct kt_maint *m);
+/* Matching sections for a tree-relative path, sorted (depth desc, literal before wildcard, file order). */
+size_t kt_maint_match(const struct kt_maint *m, const char *path, struct kt_section_match **out);
+
+/* ---- cache (kt_cache.c) ---- */
+
+/*
+ * The scan and the Kconfig entries are what costs (100 MB of C, 1,500 Kconfig files); the cache keeps both, keyed
+ * by the tree's path and architecture, and valid while every file and directory read keeps its mtime and size.
+ */
+/* The cache file for a tree, or NULL when there is no cache directory. malloc'd. */
+char *kt_cache_file(const char *srcdir, const char *arch);
+/* Loads into empty sc and kc; 0 when the cache was valid, -1 otherwise (sc and kc left empty). */
+int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct kt_scan *sc, struct kt_kconfig *kc);
+/* Writes atomically (creating the directory); -1 with *err set on failure. */
+int kt_cache_save(const char *file, const char *srcdir, const char *arch, const struct kt_scan *sc,
+		  const struct kt_kconfig *kc, char **err);
+
+#endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+// Small containers and file helpers for the kernel tree index.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/kt_internal.h"
+#include "util/xalloc.h"
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static size_t slot(const struct kt_map *m, const char *key)
+{
+	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+
+	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+void *kt_map_get(const struct kt_map *m, const char *key)
+{
+	if (!m->cap)
+		return NULL;
+	size_t i = slot(m, key);
+	return m->keys[i] ? m->vals[i] : NULL;
+}
+
+static void grow(struct kt_map *m)
+{
+	struct kt_map n = {.cap = m->cap ? m->cap * 2 : 64};
+
+	n.keys = xcalloc(n.cap, sizeof(*n.keys));
+	n.vals = xcalloc(n.cap, sizeof(*n.vals));
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = slot(&n, m->keys[i]);
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+	}
+	n.len = m->len;
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+}
+
+void *kt_map_put(struct kt_map *m, const char *key, void *val)
+{
+	if ((m->len + 1) * 2 > m->cap)
+		grow(m);
+	size_t i = slot(m, key);
+	void *old = m->vals[i];
+
+	if (!m->keys[i]) {
+		m->keys[i] = xstrdup(key);
+		m->len++;
+		old = NULL;
+	}
+	m->vals[i] = val;
+	return old;
+}
+
+void kt_map_release(struct kt_map *m, void (*free_val)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		free(m->keys[i]);
+		if (free_val)
+			free_val(m->vals[i]);
+	}
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+void kt_strv_push(struct kt_strv *sv, const char *s)
+{
+	XGROW(sv->v, sv->cap, sv->n + 1);
+	sv->v[sv->n++] = xstrdup(s);
+}
+
+bool kt_strv_has(const struct kt_strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+void kt_strv_release(struct kt_strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+char *kt_read_file(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t cap, len = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	cap = (size_t)st.st_size + 1;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == cap) { /* the file grew while we read it */
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+char *kt_path(const char *srcdir, const char *rel)
+{
+	if (!rel || !*rel)
+		return xstrdup(srcdir);
+	return xasprintf("%s/%s", srcdir, rel);
+}
+
+bool kt_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool kt_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool kt_is_real_dir(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}

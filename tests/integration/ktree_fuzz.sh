@@ -1,0 +1,25 @@
+# A short, bounded libFuzzer run over the kernel tree index readers (tests/fuzz/fuzz_kbuild.c, fuzz_kconfig.c,
+# fuzz_maintainers.c): 20000 inputs each from the seeds in tests/fuzz/ktree-seeds/NAME; any input must parse without a
+# crash, a leak or a hang, under ASan and UBSan. Skips, saying why, when clang cannot build them.
+. "$(dirname "$0")/../lib.sh"
+if ! command -v clang >/dev/null 2>&1; then
+	skip "fuzz: kernel tree readers" "clang is not installed (make deps installs it)"
+	exit 0
+fi
+if ! make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_kbuild" \
+	"$KF_BUILD/fuzz/fuzz_kconfig" "$KF_BUILD/fuzz/fuzz_maintainers" >"$T/build.log" 2>&1; then
+	skip "fuzz: kernel tree readers" "the harnesses do not build (libclang-rt-14-dev?): $(grep -m1 -i error "$T/build.log")"
+	exit 0
+fi
+for h in kbuild kconfig maintainers; do
+	mkdir "$T/corpus-$h"
+	cp "$KF_TOP/tests/fuzz/ktree-seeds/$h"/* "$T/corpus-$h/"
+	if "$KF_TOP/$KF_BUILD/fuzz/fuzz_$h" -runs=20000 -seed=1 -max_len=4096 -timeout=10 -close_fd_mask=2 \
+		-artifact_prefix="$T/" "$T/corpus-$h" >"$T/$h.log" 2>&1; then
+		ok "fuzz: $h reader, 20000 inputs, no crash or leak ($(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$T/$h.log"))"
+	else
+		not_ok "fuzz: the $h reader failed on an input (kept in $KF_BUILD/fuzz/)"
+		cp "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$KF_TOP/$KF_BUILD/fuzz/" 2>/dev/null
+		grep -v '^#[0-9]' "$T/$h.log" | tail -n 30 | sed 's/^/#   /'
+	fi
+done
