@@ -1,0 +1,129 @@
+#!/bin/sh
+# `make bench`: wall-time overhead of kfootprint against its peers, side by side in one run.
+#   sh bench/run.sh [BUILD-DIR]        (default build)
+# For each workload, every tool runs once per repetition in the same order (paired runs); each cell is the
+# median over the repetitions of (tool's wall time / untraced wall time of the same repetition).
+# Environment: KF_BENCH_REPS (default 5), KF_BENCH_ONLY (substring of workload names), KF_BENCH_PTRACE_OPTS
+# (extra options for the ptrace column, e.g. --no-pin). Not a test: it prints figures and exits 0.
+set -u
+build=${1:-build}
+kf=$build/kfootprint
+[ -x "$kf" ] || { echo "bench: $kf not built (make)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "bench: needs python3" >&2; exit 1; }
+exec python3 - "$kf" "${KF_BENCH_REPS:-5}" "${KF_BENCH_ONLY:-}" "${KF_BENCH_PTRACE_OPTS:-}" <<'PY'
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+kf, reps, only, popts = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split()
+workloads = [
+    ("syscall basic", ["perf", "bench", "syscall", "basic", "--loop", "20000"], True),
+    ("tar /usr/include", ["tar", "cf", "/dev/null", "/usr/include"], True),
+    ("sched messaging", ["perf", "bench", "sched", "messaging", "-g", "2", "-l", "50"], False),
+    ("python3 -c pass", ["python3", "-c", "pass"], True),
+]
+tmp = tempfile.mkdtemp(prefix="kf-bench.")
+quiet = ["-F", "json", "--report", "/dev/null"]
+
+def have(cmd):
+    return shutil.which(cmd) is not None
+
+def ok_run(argv):
+    try:
+        return subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60).returncode == 0
+    except Exception:
+        return False
+
+tools = [("untraced", lambda w: w)]
+tools.append(("kf ptrace", lambda w: [kf, "record", "-b", "ptrace"] + popts + quiet + ["--"] + w))
+bpf_ok = ok_run([kf, "record", "-b", "bpf"] + quiet + ["--", "true"])
+bpf_json = os.path.join(tmp, "bpf.json")
+bpf_lost = []
+tools.append(("kf bpf", (lambda w: [kf, "record", "-b", "bpf", "-o", bpf_json] + quiet + ["--"] + w) if bpf_ok else None))
+tools.append(("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time", "-o", bpf_json] + quiet + ["--"] + w)
+              if bpf_ok else None))
+tools.append(("strace -f -c", (lambda w: ["strace", "-f", "-c", "-o", "/dev/null", "--"] + w) if have("strace") else None))
+perf_ok = have("perf") and ok_run(["perf", "trace", "-s", "-o", "/dev/null", "--", "true"])
+tools.append(("perf trace -s", (lambda w: ["perf", "trace", "-s", "-o", "/dev/null", "--"] + w) if perf_ok else None))
+
+def timed(argv):
+    # A run that fails (or cannot start, e.g. a binary being rebuilt) is left out of the medians.
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    t = time.monotonic() - t0
+    return t if r.returncode == 0 else None
+
+def strace_counts(w):
+    out = os.path.join(tmp, "st")
+    subprocess.run(["strace", "-f", "-c", "-U", "name,calls,errors", "-o", out, "--"] + w,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    c = {}
+    for line in open(out):
+        f = line.split()
+        if len(f) >= 2 and f[0] not in ("syscall", "total") and not f[0].startswith("-"):
+            c[f[0]] = (int(f[1]), int(f[2]) if len(f) > 2 else 0)
+    return c
+
+def kf_counts(w):
+    out = os.path.join(tmp, "kf.json")
+    subprocess.run([kf, "record", "-b", "ptrace"] + popts + quiet + ["-o", out, "--"] + w,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    c = {}
+    for s in json.load(open(out))["syscalls"]:
+        a, b = c.get(s["name"], (0, 0))
+        c[s["name"]] = (a + s["calls"], b + s["errors"])
+    return c
+
+def same_counts(w):
+    a, b = strace_counts(w), kf_counts(w)
+    for d in (a, b):
+        d.pop("exit", None)
+        d.pop("exit_group", None)
+    if a == b:
+        return "equal (%d calls)" % sum(v[0] for v in b.values())
+    diff = [n for n in sorted(set(a) | set(b)) if a.get(n) != b.get(n)]
+    return "differ: " + ", ".join(diff[:4])
+
+print("kfootprint bench: wall time / untraced wall time, median of %d paired runs (%s, %d CPUs)"
+      % (reps, os.uname().release, os.cpu_count()))
+print("kf ptrace options: %s" % (" ".join(popts) or "(default)"))
+hdr = "%-18s %9s" % ("workload", "untraced") + "".join(" %13s" % n for n, f in tools[1:]) + "  %9s  %s" % ("kf/strace", "counts vs strace")
+print(hdr)
+print("-" * len(hdr))
+for name, w, deterministic in workloads:
+    if only and only not in name:
+        continue
+    times = {n: [] for n, f in tools}
+    for r in range(reps):
+        for n, f in tools:
+            if f:
+                times[n].append(timed(f(w)))
+                if n in ("kf bpf", "bpf --no-time") and os.path.exists(bpf_json):
+                    bpf_lost.append(json.load(open(bpf_json))["lost_events"])
+                    os.unlink(bpf_json)
+    base = [t for t in times["untraced"]]
+    row = "%-18s %8.3fs" % (name, statistics.median([t for t in base if t]))
+    med = {}
+    for n, f in tools[1:]:
+        ratios = [t / b for t, b in zip(times[n], base) if t and b]
+        if not f or not ratios:
+            row += " %13s" % "n/a"
+            continue
+        med[n] = statistics.median(ratios)
+        row += " %12.2fx" % med[n] if n.startswith(("kf bpf", "bpf")) else " %12.1fx" % med[n]
+    if "kf ptrace" in med and "strace -f -c" in med:
+        row += "  %8.2fx" % (med["kf ptrace"] / med["strace -f -c"])
+    else:
+        row += "  %9s" % "n/a"
+    if not have("strace"):
+        row += "  n/a (no strace)"
+    elif deterministic:
+        row += "  " + same_counts(w)
+    else:
+        row += "  n/a (not deterministic)"
+    print(row, flush=True)
+if bpf_lost:
+    print("kf bpf: %d lost events over %d runs" % (sum(bpf_lost), len(bpf_lost)))
+shutil.rmtree(tmp, ignore_errors=True)
+PY

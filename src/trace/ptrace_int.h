@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_TRACE_PTRACE_INT_H
+#define KF_TRACE_PTRACE_INT_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "footprint/footprint.h"
+#include "trace/trace.h"
+
+/*
+ * Private to the ptrace backend (ptrace*.c, log.c). One tracer thread owns all of this; nothing here is
+ * touched from a signal handler.
+ */
+
+/* A thread group we trace: its footprint process and how many of its tasks we still hold. */
+struct pt_group {
+	pid_t tgid;
+	uint32_t ntasks;
+	struct fp_proc *proc;
+	struct pt_group *next; /* hash chain */
+};
+
+/* One traced task (thread). Allocated at its first sight, freed at its death or detach. */
+struct pt_task {
+	pid_t tid;
+	struct pt_group *group;
+	struct pt_task *next; /* hash chain */
+	bool in_call;	      /* between a syscall-entry stop and its exit stop */
+	bool hidden;	      /* the started command before its execve: our own set-up, not the workload's */
+	bool detaching;	      /* observation is over: detach at its next stop */
+	bool own_affinity;    /* it (or its creator) set its own CPU mask: sched_getaffinity is not rewritten */
+	/* The call in progress (in_call). */
+	uint8_t abi;
+	int nr;
+	uint64_t args[6];
+	uint64_t t_enter;
+	/* An open in progress: its path (buffer reused across calls) and flags; path_ok when the read worked. */
+	bool is_open;
+	bool path_ok;
+	signed char path_arg;
+	int oflags;
+	char *path;
+};
+
+struct pt_state {
+	const struct trace_opts *opts;
+	struct footprint *fp;
+	pid_t root;		 /* the started command's pid, 0 when attaching */
+	bool attach;		 /* -p */
+	bool ending;		 /* observation is over (duration, signal): detach or stop the workload */
+	bool killed;		 /* started command: SIGKILL sent after SIGTERM's grace period */
+	uint64_t term_at;	 /* after a SIGINT: when to send SIGTERM, 0 = sent or not due */
+	uint64_t kill_deadline;	 /* SIGKILL then */
+	uint64_t deadline;	 /* -d: monotonic ns, 0 = none */
+	struct fp_proc *fp_root; /* whose exit becomes the workload's: the command, or the first -p process */
+
+	int cpu;		       /* the CPU the tracer and the command share now, or -1 */
+	int pinned_cpu;		       /* the CPU they shared at the start, or -1 */
+	int getaffinity_nr[KF_ABI_NR]; /* sched_getaffinity's number per ABI: its result is rewritten */
+	int setaffinity_nr[KF_ABI_NR]; /* sched_setaffinity's: after it, the task's own mask is the truth */
+	bool pinned;		       /* the tracer runs on one CPU; saved_mask is its mask before */
+	cpu_set_t saved_mask;
+
+	struct pt_task **tasks; /* hash by tid */
+	uint32_t tasks_cap, ntasks;
+	struct pt_group **groups; /* hash by tgid */
+	uint32_t groups_cap, ngroups;
+};
+
+/* --- ptrace_tasks.c: the task and thread-group tables --- */
+struct pt_task *pt_task_find(const struct pt_state *st, pid_t tid);
+/* A new task of group g (NULL: not known yet); g->ntasks is incremented. */
+struct pt_task *pt_task_add(struct pt_state *st, pid_t tid, struct pt_group *g);
+void pt_task_set_group(struct pt_task *t, struct pt_group *g);
+/* Forgets a task; its group keeps existing until pt_group_remove. */
+void pt_task_remove(struct pt_state *st, struct pt_task *t);
+/* The task now has another tid (execve from a non-leader thread takes the leader's tid). */
+void pt_task_rekey(struct pt_state *st, struct pt_task *t, pid_t tid);
+struct pt_group *pt_group_find(const struct pt_state *st, pid_t tgid);
+struct pt_group *pt_group_add(struct pt_state *st, pid_t tgid, struct fp_proc *proc);
+void pt_group_remove(struct pt_state *st, struct pt_group *g);
+/* Calls fn for every task; fn may not add or remove tasks. */
+void pt_tasks_each(struct pt_state *st, void (*fn)(struct pt_state *, struct pt_task *));
+void pt_tables_release(struct pt_state *st);
+
+/* --- ptrace_open.c: reading the tracee's memory --- */
+/* Reads a NUL-terminated string at addr into t->path (PATH_MAX bytes at most); 0 or -1. */
+int pt_read_path(struct pt_task *t, uint64_t addr);
+/* Reads n bytes at addr; 0 or -1. */
+int pt_read_mem(pid_t tid, uint64_t addr, void *buf, size_t n);
+/* Writes n bytes at addr; 0 or -1. */
+int pt_write_mem(pid_t tid, uint64_t addr, const void *buf, size_t n);
+/* At an open's entry: remembers path and flags of the call in t (t->nr, t->args already set). */
+void pt_open_enter(struct pt_task *t, const struct kf_syscall *row);
+
+/* --- ptrace_syscall.c: syscall stops --- */
+/* Handles a syscall stop of t; returns 0, or -1 when the task vanished. */
+int pt_syscall_stop(struct pt_state *st, struct pt_task *t);
+/* Accounts the call t is in as one that never returned (task died, exec'd away, or we detached). */
+void pt_syscall_abandon(struct pt_state *st, struct pt_task *t);
+
+/* --- ptrace_cpu.c: where the tracer runs --- */
+/* Picks the placement and the CPU (the one the tracer runs on now); the CPU, or -1 for no pinning. */
+int pt_cpu_choose(struct pt_state *st);
+/* Pins the calling process to one CPU; 0 or -1. Used in the started command's child before its execve. */
+int pt_cpu_pin(int cpu);
+/* Pins the tracer to st->cpu (after the fork: the command pins itself before its execve). */
+void pt_cpu_pin_tracer(struct pt_state *st);
+/* Gives the tracer its former CPU mask back. */
+void pt_cpu_unpin(struct pt_state *st);
+/* A task was added: past PT_PIN_MAX_TASKS live tasks, the command and the tracer leave the shared CPU. */
+void pt_cpu_new_task(struct pt_state *st, struct pt_task *t);
+#define PT_PIN_MAX_TASKS 3
+/* At a successful sched_{get,set}affinity's exit: keeps the one-CPU mask invisible to the command. */
+void pt_cpu_affinity_exit(struct pt_state *st, struct pt_task *t, int64_t ret);
+
+/* --- log.c: the --log writer --- */
+/*
+ * One line for a finished call: "PID name(a0, ..., a5) = ret" or "= -1 ENOENT (No such file...)"; path, when
+ * not NULL, is shown quoted in place of argument path_arg.
+ */
+void kf_log_call(FILE *log, pid_t tid, enum kf_abi abi, int nr, const uint64_t args[6], const char *path, int path_arg,
+		 int64_t ret, bool err);
+/* One line for a call that never returned: "PID name(a0, ...) = ?". */
+void kf_log_noreturn(FILE *log, pid_t tid, enum kf_abi abi, int nr, const uint64_t args[6]);
+/* "PID +++ exited with N +++" / "+++ killed by SIGKILL +++", as strace writes them. */
+void kf_log_exit(FILE *log, pid_t tid, struct fp_exit how);
+
+#endif

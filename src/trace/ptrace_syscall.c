@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Syscall-entry and syscall-exit stops. PTRACE_GET_SYSCALL_INFO tells which of the two a stop is and the
+ * audit arch of the call, so a 32-bit `int 0x80` call of a 64-bit process is named from the i386 table.
+ * A call is remembered at entry and accounted once: at its exit, or as never returning when the task dies
+ * or execs away in it, or when we detach from it mid-call.
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "trace/ptrace_int.h"
+
+/* Kernel-internal restart codes (include/linux/errno.h), seen by tracers on syscall exit. */
+#define ERESTARTSYS	      512
+#define ERESTART_RESTARTBLOCK 516
+
+#ifndef __X32_SYSCALL_BIT
+#define __X32_SYSCALL_BIT 0x40000000
+#endif
+
+/* The ABI of a call from its audit arch; strips the x32 marker bit from nr. -1 for an arch we have no table for. */
+static int abi_of(uint32_t arch, uint64_t *nr)
+{
+	switch (arch) {
+	case AUDIT_ARCH_X86_64:
+		if (*nr & __X32_SYSCALL_BIT) {
+			*nr &= ~(uint64_t)__X32_SYSCALL_BIT;
+			return KF_ABI_X32;
+		}
+		return KF_ABI_X86_64;
+	case AUDIT_ARCH_I386: return KF_ABI_I386;
+	case AUDIT_ARCH_AARCH64: return KF_ABI_AARCH64;
+	default: return -1;
+	}
+}
+
+static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
+{
+	uint64_t nr = info->entry.nr;
+	int abi = abi_of(info->arch, &nr);
+	const struct kf_syscall *row;
+
+	if (t->in_call) /* an entry without the exit of the one before: cannot happen, but never lose a count */
+		pt_syscall_abandon(st, t);
+	if (abi < 0) {
+		fp__lost(st->fp, 1);
+		return;
+	}
+	row = kf_syscall_by_nr((enum kf_abi)abi, (long)nr);
+	if (t->hidden) {
+		/* Our child's own calls between fork and the workload's execve are not the workload's. */
+		if (!row || !(row->flags & KF_SC_EXEC))
+			return;
+		t->hidden = false;
+	}
+	t->in_call = true;
+	t->abi = (uint8_t)abi;
+	t->nr = (int)nr;
+	memcpy(t->args, info->entry.args, sizeof(t->args));
+	t->t_enter = fp__now_ns();
+	t->is_open = false;
+	if (row && (row->flags & KF_SC_OPEN))
+		pt_open_enter(t, row);
+}
+
+static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
+{
+	struct fp_proc *p = t->group ? t->group->proc : NULL;
+	int err = info->exit.is_error ? (int)-info->exit.rval : 0;
+
+	if (!t->in_call) /* attached mid-call, or our own set-up: only entered calls count */
+		return;
+	/*
+	 * Our PTRACE_INTERRUPT before detaching cut this call: the kernel restarts it once we are gone, so it
+	 * has not failed; count it as entered and unfinished.
+	 */
+	if (t->detaching && err >= ERESTARTSYS && err <= ERESTART_RESTARTBLOCK) {
+		pt_syscall_abandon(st, t);
+		return;
+	}
+	t->in_call = false;
+	fp__account(st->fp, p, (enum kf_abi)t->abi, t->nr, err, 1, fp__now_ns() - t->t_enter);
+	if (st->cpu >= 0 && !err && (t->nr == st->getaffinity_nr[t->abi] || t->nr == st->setaffinity_nr[t->abi]))
+		pt_cpu_affinity_exit(st, t, info->exit.rval);
+	if (t->is_open && t->path_ok)
+		fp__open(st->fp, p, t->path, t->oflags, err, 1);
+	if (st->opts->log)
+		kf_log_call(st->opts->log, t->tid, (enum kf_abi)t->abi, t->nr, t->args,
+			    t->is_open && t->path_ok ? t->path : NULL, t->path_arg, info->exit.rval,
+			    info->exit.is_error);
+}
+
+int pt_syscall_stop(struct pt_state *st, struct pt_task *t)
+{
+	struct __ptrace_syscall_info info;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) < 0)
+		return -1; /* killed meanwhile: its exit status follows */
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+		on_entry(st, t, &info);
+	else if (info.op == PTRACE_SYSCALL_INFO_EXIT)
+		on_exit(st, t, &info);
+	return 0;
+}
+
+void pt_syscall_abandon(struct pt_state *st, struct pt_task *t)
+{
+	if (!t->in_call)
+		return;
+	t->in_call = false;
+	fp__account(st->fp, t->group ? t->group->proc : NULL, (enum kf_abi)t->abi, t->nr, 0, 1,
+		    fp__now_ns() - t->t_enter);
+	if (st->opts->log)
+		kf_log_noreturn(st->opts->log, t->tid, (enum kf_abi)t->abi, t->nr, t->args);
+}
