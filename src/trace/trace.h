@@ -23,6 +23,7 @@ struct trace_opts {
 	const char *user;  /* -u: run the command as this user */
 	FILE *log;         /* --log: chronological per-call log, or NULL */
 	bool no_pin;       /* --no-pin: leave CPU placement to the scheduler */
+	bool no_time;      /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
 	/*
 	 * Set asynchronously (Ctrl-C, SIGTERM, SIGHUP) to the signal number: the backend must stop observing,
 	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf backend: the workload's first tasks. A started command is forked held on a pipe before its execve, so
+ * the programs are attached and its task storage is seeded before it runs a single instruction of its own;
+ * attached processes get every thread seeded. Everything after that is followed in the kernel.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/kfrec.h"
+#include "kfrec.skel.h"
+#include "trace/bpf_int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* include/uapi/linux/pidfd.h: a pidfd for one thread (Linux 6.9) */
+#endif
+
+/* Gives one task its storage in the kernel: from then on its calls, forks and exits are followed. */
+static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc, enum kf_task_state state)
+{
+	struct kf_task t = {.proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64};
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, tid == tgid ? 0 : PIDFD_THREAD);
+	int rc;
+
+	if (pidfd < 0)
+		return -errno;
+	rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, &t, BPF_NOEXIST);
+	rc = rc < 0 ? -errno : 0;
+	close(pidfd);
+	if (!rc)
+		__atomic_fetch_add(&s->skel->bss->live_tasks, 1, __ATOMIC_SEQ_CST);
+	return rc == -EEXIST ? 0 : rc;
+}
+
+/* The command's path, searched in PATH as execvp does, but without execvp's retry of a non-ELF file through /bin/sh:
+ * the footprint is of the command given, as the ptrace backend runs it. NULL when not found. */
+static char *find_command(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *d ? d : ".", name);
+
+		if (access(full, X_OK) == 0)
+			found = full;
+		else
+			free(full);
+	}
+	free(dirs);
+	return found;
+}
+
+/* In the child: wait for the go, become the user, exec. Never returns. */
+static void child_exec(const struct trace_opts *opts, const char *path, int go_fd, pid_t parent)
+{
+	extern char **environ;
+	char c;
+	ssize_t n;
+
+	/* kfootprint ignores SIGPIPE; the workload gets the default back, as it would untraced. */
+	signal(SIGPIPE, SIG_DFL);
+	/* If kfootprint dies, its programs go with it: the command must not run on unobserved (as with ptrace's
+	 * EXITKILL). Not with --keep-running, which exists to leave the command running. */
+	if (!opts->keep_running && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(127);
+	do
+		n = read(go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || getppid() != parent) /* kfootprint is gone or gave up: never run untraced */
+		_exit(127);
+	close(go_fd);
+	if (opts->user && trace_drop_privileges(opts->user) < 0)
+		_exit(127);
+	/* Our own calls until the execve succeeds are not counted: the task is in KF_TASK_WAIT_EXEC. */
+	execve(path, opts->argv, environ);
+	perror_msg("'%s'", opts->argv[0]);
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+int bpf_start_command(struct bpf_session *s, int *go_fd)
+{
+	char *path = find_command(s->opts->argv[0]);
+	int pipefd[2], rc;
+	pid_t pid, parent;
+
+	if (!path)
+		return error("'%s': command not found", s->opts->argv[0]);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(path);
+		return perror_msg("pipe");
+	}
+	fflush(NULL);
+	parent = getpid();
+	pid = fork();
+	if (pid < 0) {
+		free(path);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return perror_msg("fork");
+	}
+	if (pid == 0) {
+		close(pipefd[1]);
+		child_exec(s->opts, path, pipefd[0], parent);
+	}
+	free(path);
+	close(pipefd[0]);
+	s->root = pid;
+	rc = seed_task(s, pid, pid, 1, KF_TASK_WAIT_EXEC);
+	if (rc < 0) {
+		errno = -rc;
+		perror_msg("bpf: following the command (pid %d)", (int)pid);
+		close(pipefd[1]); /* the child exits 127 without running the command */
+		waitpid(pid, NULL, 0);
+		s->root_reaped = true;
+		return -1;
+	}
+	bpf_set_proc(s, 1, fp__proc_new(s->fp, pid, getpid(), fp__now_ns()));
+	s->nlive = 1;
+	*go_fd = pipefd[1];
+	return 0;
+}
+
+int bpf_release_command(struct bpf_session *s, int go_fd)
+{
+	ssize_t n;
+
+	do
+		n = write(go_fd, "g", 1);
+	while (n < 0 && errno == EINTR);
+	close(go_fd);
+	if (n != 1)
+		return perror_msg("bpf: releasing the command");
+	return 0;
+}
+
+/* Seeds the threads of one process not seeded yet; returns how many were new, or -1 after reporting. */
+static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int added = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? error("-p %d: no such process", (int)pid) : perror_msg("'%s'", path);
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		struct kf_task t;
+		int pidfd, rc;
+
+		if (*end || tid <= 0)
+			continue;
+		/* Already followed (seeded, or created by a followed thread since)? */
+		pidfd = (int)syscall(SYS_pidfd_open, (pid_t)tid, tid == pid ? 0 : PIDFD_THREAD);
+		if (pidfd < 0)
+			continue; /* gone meanwhile */
+		rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, &t);
+		close(pidfd);
+		if (!rc)
+			continue;
+		rc = seed_task(s, pid, (pid_t)tid, proc, KF_TASK_ACTIVE);
+		if (rc == -ESRCH || rc == -ENOENT)
+			continue;
+		if (rc < 0) {
+			closedir(d);
+			errno = -rc;
+			return perror_msg("bpf: following -p %d thread %ld", (int)pid, tid);
+		}
+		added++;
+	}
+	closedir(d);
+	return added;
+}
+
+static pid_t read_ppid(pid_t pid)
+{
+	char path[64], buf[512];
+	FILE *f;
+	pid_t ppid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *p = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
+		int v;
+
+		if (p && sscanf(p + 1, " %*c %d", &v) == 1)
+			ppid = v;
+	}
+	fclose(f);
+	return ppid;
+}
+
+int bpf_attach_pids(struct bpf_session *s)
+{
+	const struct trace_opts *o = s->opts;
+
+	for (size_t i = 0; i < o->npids; i++) {
+		uint32_t proc = (uint32_t)i + 1;
+		struct fp_proc *p;
+		int n, total = 0;
+
+		/* Threads started while we list are either seen by the next pass or created by a followed one. */
+		while ((n = seed_threads(s, o->pids[i], proc)) > 0)
+			total += n;
+		if (n < 0)
+			return -1;
+		if (!total)
+			return error("-p %d: no such process", (int)o->pids[i]);
+		p = fp__proc_new(s->fp, o->pids[i], read_ppid(o->pids[i]), fp__now_ns());
+		p->attached = true;
+		p->threads = (uint32_t)total;
+		fp__proc_read_proc(p);
+		bpf_set_proc(s, proc, p);
+		s->nlive++;
+	}
+	return 0;
+}
+
+void bpf_signal_workload(struct bpf_session *s, int sig)
+{
+	struct footprint *fp = s->fp;
+
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		struct fp_proc *p = fp->procs[i];
+
+		if (!p->attached && p->end_s < 0)
+			kill(p->pid, sig);
+	}
+	if (s->root && !s->root_reaped)
+		kill(s->root, sig);
+}
