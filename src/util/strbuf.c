@@ -89,14 +89,20 @@ void strbuf_addchars(struct strbuf *sb, char c, size_t n)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	char small[256];
 	va_list cp;
 	int n;
 
+	/* Most strings fit the stack buffer: one formatting pass, no NULL destination for the sizing pass. */
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(small, sizeof(small), fmt, cp);
 	va_end(cp);
 	if (n <= 0)
 		return;
+	if ((size_t)n < sizeof(small)) {
+		strbuf_add(sb, small, (size_t)n);
+		return;
+	}
 	grow(sb, (size_t)n);
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
