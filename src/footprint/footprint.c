@@ -229,7 +229,7 @@ static const char *sc_name(struct footprint *fp, enum kf_abi abi, int nr)
 	return row ? row->name : fp__intern(fp, kf_syscall_name(abi, nr, buf, sizeof(buf)));
 }
 
-static void add_errno(struct fp_sysstat *s, int err, uint64_t n)
+void fp_sysstat_add_errno(struct fp_sysstat *s, int err, uint64_t n)
 {
 	uint32_t i = 0;
 
@@ -260,7 +260,7 @@ void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int n
 	s->time_ns += time_ns;
 	if (err) {
 		s->errors += calls;
-		add_errno(s, err, calls);
+		fp_sysstat_add_errno(s, err, calls);
 	}
 	if (!p)
 		return;

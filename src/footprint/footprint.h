@@ -146,6 +146,8 @@ struct fp_file *fp__file(struct fp_proc *p, const char *path);
 /* A file open by p: path as the workload gave it, its O_* flags, err as for fp__account. */
 void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int oflags, int err, uint64_t n);
 void fp__lost(struct footprint *fp, uint64_t n);
+/* Adds n failures with errno err to an entry's breakdown (kept sorted by errno). */
+void fp_sysstat_add_errno(struct fp_sysstat *s, int err, uint64_t n);
 
 /* --- reading --- */
 /* Lookup in a table; NULL when absent. */

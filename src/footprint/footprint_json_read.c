@@ -252,26 +252,6 @@ static int get_exit(const struct loader *ld, struct json_object *obj, const char
 	return get_bool(ld, v, sub, "core", &out->core);
 }
 
-static void add_errno(struct fp_sysstat *s, int err, uint64_t n)
-{
-	uint32_t i = 0;
-
-	while (i < s->nerrnos && s->errnos[i].err < err)
-		i++;
-	if (i < s->nerrnos && s->errnos[i].err == err) {
-		s->errnos[i].count += n;
-		return;
-	}
-	if (s->nerrnos == s->errnos_cap) {
-		s->errnos_cap = s->errnos_cap ? s->errnos_cap * 2 : 4;
-		s->errnos = xrealloc(s->errnos, s->errnos_cap * sizeof(*s->errnos));
-	}
-	memmove(&s->errnos[i + 1], &s->errnos[i], (s->nerrnos - i) * sizeof(*s->errnos));
-	s->errnos[i].err = err;
-	s->errnos[i].count = n;
-	s->nerrnos++;
-}
-
 /*
  * Seconds back to nanoseconds. The text jsonw_ns_as_s() wrote ("12.000710000") is read digit by digit, so
  * that any count of nanoseconds comes back exactly (a double holds only 2^53 ns, 104 days); other forms of a
@@ -397,7 +377,7 @@ static int load_syscall(struct loader *ld, struct json_object *o, const char *ct
 			return fail(ld, sub, NULL, "unknown errno '%.64s'", ename);
 		if (!ev || to_u64(ld, ev, sub, ename, UINT64_MAX, &n) < 0)
 			return ev ? -1 : fail(ld, sub, ename, "must not be null");
-		add_errno(s, err, n);
+		fp_sysstat_add_errno(s, err, n);
 	}
 	return 0;
 }

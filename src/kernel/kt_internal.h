@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "kernel/ktree.h"
+#include "util/strbuf.h"
 
 /* ---- small containers (kt_util.c) ---- */
 
@@ -32,6 +33,11 @@ void kt_strv_release(struct kt_strv *sv);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; NULL with errno set on failure. */
 char *kt_read_file(const char *path, size_t *len);
+/*
+ * Appends to ln the logical line at *l (physical lines ending in a backslash joined, the backslash dropped,
+ * sep between the parts: make keeps a space, Kconfig nothing), advances *l past it and counts *lineno.
+ */
+void kt_logical_line(const char **l, struct strbuf *ln, int *lineno, const char *sep);
 /* Joins srcdir and a relative path into a malloc'd string. */
 char *kt_path(const char *srcdir, const char *rel);
 bool kt_is_dir(const char *path);

@@ -260,18 +260,7 @@ void kt_makefile_parse(struct kt_makefile *mk, const char *path, const char *tex
 	for (const char *l = text; *l;) {
 		int start = lineno;
 		strbuf_reset(&ln);
-		/* join continuation lines */
-		for (;;) {
-			const char *eol = strchr(l, '\n');
-			size_t n = eol ? (size_t)(eol - l) : strlen(l);
-			bool cont = n > 0 && l[n - 1] == '\\';
-			strbuf_add(&ln, l, cont ? n - 1 : n);
-			l += n + (eol ? 1 : 0);
-			lineno++;
-			if (!cont || !*l)
-				break;
-			strbuf_addch(&ln, ' ');
-		}
+		kt_logical_line(&l, &ln, &lineno, " ");
 		/* a tab starts a recipe only after a rule; kbuild indents assignments inside ifdef with tabs too */
 		if (ln.buf[0] == '\t' && in_rule)
 			continue;

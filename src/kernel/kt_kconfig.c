@@ -333,16 +333,7 @@ static void parse_text(struct kparser *proto, const char *text)
 	for (const char *l = text; *l;) {
 		int start = lineno;
 		strbuf_reset(&ln);
-		for (;;) {
-			const char *eol = strchr(l, '\n');
-			size_t n = eol ? (size_t)(eol - l) : strlen(l);
-			bool cont = n > 0 && l[n - 1] == '\\';
-			strbuf_add(&ln, l, cont ? n - 1 : n);
-			l += n + (eol ? 1 : 0);
-			lineno++;
-			if (!cont || !*l)
-				break;
-		}
+		kt_logical_line(&l, &ln, &lineno, "");
 		char *s = ln.buf;
 		while (isspace((unsigned char)*s))
 			s++;

@@ -183,3 +183,22 @@ bool kt_is_real_dir(const char *path)
 
 	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
+
+void kt_logical_line(const char **l, struct strbuf *ln, int *lineno, const char *sep)
+{
+	const char *s = *l;
+
+	for (;;) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+		bool cont = n > 0 && s[n - 1] == '\\';
+
+		strbuf_add(ln, s, cont ? n - 1 : n);
+		s += n + (eol ? 1 : 0);
+		(*lineno)++;
+		if (!cont || !*s)
+			break;
+		strbuf_addstr(ln, sep);
+	}
+	*l = s;
+}

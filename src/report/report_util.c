@@ -5,36 +5,16 @@
 #include <string.h>
 
 #include "footprint/footprint_json.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
-/* Length of a valid UTF-8 sequence at s, 0 when s does not start one (same rule as the JSON writer). */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
 
 void rpt_add_display(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
 	while (*s) {
-		size_t n = utf8_len(s);
+		size_t n = utf8_seq_len(s);
 
 		if (!n || *s < 0x20 || *s == 0x7f) {
 			strbuf_addf(sb, "\\x%02x", *s);

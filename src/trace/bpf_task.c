@@ -46,28 +46,6 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	return rc == -EEXIST ? 0 : rc;
 }
 
-/* The command's path, searched in PATH as execvp does, but without execvp's retry of a non-ELF file through /bin/sh:
- * the footprint is of the command given, as the ptrace backend runs it. NULL when not found. */
-static char *find_command(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *full = xasprintf("%s/%s", *d ? d : ".", name);
-
-		if (access(full, X_OK) == 0)
-			found = full;
-		else
-			free(full);
-	}
-	free(dirs);
-	return found;
-}
-
 /* In the child: wait for the go, become the user, exec. Never returns. */
 static void child_exec(const struct trace_opts *opts, const char *path, int go_fd, pid_t parent)
 {
@@ -97,7 +75,7 @@ static void child_exec(const struct trace_opts *opts, const char *path, int go_f
 
 int bpf_start_command(struct bpf_session *s, int *go_fd)
 {
-	char *path = find_command(s->opts->argv[0]);
+	char *path = trace_find_command(s->opts->argv[0]);
 	int pipefd[2], rc;
 	pid_t pid, parent;
 

@@ -423,27 +423,6 @@ static int trace_loop(struct pt_state *st)
 
 /* --- starting a command ----------------------------------------------------------------------------- */
 
-/* The full path of the command, searched in PATH as execvp would; NULL when not found. */
-static char *find_command(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *full = xasprintf("%s/%s", *d ? d : ".", name);
-
-		if (access(full, X_OK) == 0)
-			found = full;
-		else
-			free(full);
-	}
-	free(dirs);
-	return found;
-}
-
 /* In the child: become the workload's user, wait for the tracer, exec. Never returns. */
 static void child_exec(const struct trace_opts *opts, const char *path, int go_fd, int cpu)
 {
@@ -474,7 +453,7 @@ static void child_exec(const struct trace_opts *opts, const char *path, int go_f
 static int start_command(struct pt_state *st)
 {
 	const struct trace_opts *opts = st->opts;
-	char *path = find_command(opts->argv[0]);
+	char *path = trace_find_command(opts->argv[0]);
 	int pipefd[2], status;
 	struct pt_task *t;
 	struct pt_group *g;

@@ -46,6 +46,12 @@ struct backend {
 extern const struct backend backend_ptrace;
 extern const struct backend backend_bpf;
 
+/*
+ * The full path of a command as execvp would find it in PATH (without execvp's retry of a non-ELF file
+ * through /bin/sh: the footprint is of the command given). NULL when not found; the caller frees it.
+ */
+char *trace_find_command(const char *name);
+
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);
 /* Parses a user name or uid into ids; 0 or -1 after reporting. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "util/json_writer.h"
+#include "util/utf8.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -73,27 +74,6 @@ static void sep(json_writer_t *w)
 	w->stack[w->depth - 1].first = false;
 }
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the byte at s does not start one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
 
 static void put_string(json_writer_t *w, const char *str)
 {
@@ -101,7 +81,7 @@ static void put_string(json_writer_t *w, const char *str)
 
 	fputc('"', w->f);
 	while (*s) {
-		size_t n = utf8_len(s);
+		size_t n = utf8_seq_len(s);
 
 		if (!n) {
 			fprintf(w->f, "\\\\x%02x", *s);
