@@ -1,11 +1,413 @@
 // SPDX-License-Identifier: GPL-2.0
-// PLACEHOLDER (coordinator): replaced by the map work.
+/*
+ * kfootprint map: syscalls (of a footprint, named, or a whole table) -> kernel source, Makefile objects,
+ * Kconfig options, MAINTAINERS sections, and what the running kernel has.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd/cmd.h"
+#include "footprint/footprint.h"
+#include "kernel/kmap.h"
+#include "kernel/ktree.h"
+#include "kernel/mapdb.h"
+#include "kernel/running.h"
+#include "report/map_report.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct map_opts {
+	const char *kernel_src;	   /* --kernel-src: a tree instead of the built-in database */
+	const char *kernel_config; /* --kernel-config: the .config the tree's chains are evaluated with */
+	const char *format;	   /* -F */
+	const char *output;	   /* -o */
+	const char *syscalls;	   /* --syscalls LIST */
+	bool all;		   /* --all-syscalls */
+	const char *abi;	   /* --abi */
+	bool abi_given;
+	const char *save_db; /* --save-db FILE */
+	const char *db;	     /* --db FILE: a database saved by --save-db */
+	bool no_running;     /* --no-running */
+	bool no_cache;	     /* --no-cache */
+	const char *file;    /* FILE.json */
+};
+
+static const char usage_text[] =
+    "usage: kfootprint map [OPTIONS] FILE.json\n"
+    "       kfootprint map [OPTIONS] --syscalls NAME[,NAME...]\n"
+    "       kfootprint map [OPTIONS] --all-syscalls\n"
+    "\n"
+    "For each syscall, where the kernel implements it (SYSCALL_DEFINE file:line), the Makefile object and every\n"
+    "Kconfig option on the path to vmlinux, the MAINTAINERS section, and whether the running kernel has it\n"
+    "(built-in, a COND_SYSCALL stub, or absent); then the options rolled up with their Kconfig entries.\n"
+    "Without --kernel-src the built-in database (Linux 6.1, generated from Debian's linux-source-6.1) answers.\n"
+    "\n"
+    "  -F, --format FORMAT      %s (default text)\n"
+    "  -o, --output OUT         write to OUT instead of standard output, atomically\n"
+    "      --syscalls LIST      map these syscalls (comma-separated table names)\n"
+    "      --all-syscalls       map every row of the ABI's table\n"
+    "      --abi ABI            x86_64 (default; i386 for a footprint of i386 calls only) or i386;\n"
+    "                           with --kernel-src also x32, aarch64\n"
+    "      --kernel-src DIR     index this kernel source tree instead (cached in ~/.cache/kfootprint)\n"
+    "      --kernel-config FILE evaluate the tree's conditions with this .config (default: the tree's\n"
+    "                           Kconfig defaults, every option with a prompt on)\n"
+    "      --no-running         do not read the running kernel (/proc/config.gz, /proc/kallsyms)\n"
+    "      --no-cache           --kernel-src: neither read nor write the index cache\n"
+    "      --save-db FILE       --kernel-src: save the index as a map database (how data/mapdb-*.json are made)\n"
+    "      --db FILE            use a map database saved by --save-db instead of the built-in one\n"
+    "  -v, --verbose            diagnostics\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "examples:\n"
+    "  kfootprint -o ls.json -- ls /; kfootprint map ls.json\n"
+    "  kfootprint map --syscalls eventfd2,futex,socket\n"
+    "  kfootprint map -F kconfig -o ls.config ls.json\n"
+    "  kfootprint map --kernel-src /usr/src/linux-source-6.1 --all-syscalls -F json\n";
+
+enum { OPT_KSRC = 256, OPT_KCONFIG, OPT_SYSCALLS, OPT_ALL, OPT_ABI, OPT_SAVE_DB, OPT_DB, OPT_NO_RUNNING, OPT_NO_CACHE };
+
+static const struct option long_opts[] = {
+    {"format", required_argument, NULL, 'F'},
+    {"output", required_argument, NULL, 'o'},
+    {"kernel-src", required_argument, NULL, OPT_KSRC},
+    {"kernel-config", required_argument, NULL, OPT_KCONFIG},
+    {"syscalls", required_argument, NULL, OPT_SYSCALLS},
+    {"all-syscalls", no_argument, NULL, OPT_ALL},
+    {"abi", required_argument, NULL, OPT_ABI},
+    {"save-db", required_argument, NULL, OPT_SAVE_DB},
+    {"db", required_argument, NULL, OPT_DB},
+    {"no-running", no_argument, NULL, OPT_NO_RUNNING},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Returns 0, 1 for --help, or -1 after an error message. */
+static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi *abi)
+{
+	int c, inputs;
+
+	optind = 1;
+	opterr = 0; /* getopt's own messages are not one "kfootprint: " line */
+	while ((c = getopt_long(argc, argv, ":F:o:vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'F': o->format = optarg; break;
+		case 'o': o->output = optarg; break;
+		case OPT_KSRC: o->kernel_src = optarg; break;
+		case OPT_KCONFIG: o->kernel_config = optarg; break;
+		case OPT_SYSCALLS: o->syscalls = optarg; break;
+		case OPT_ALL: o->all = true; break;
+		case OPT_ABI: o->abi = optarg; break;
+		case OPT_SAVE_DB: o->save_db = optarg; break;
+		case OPT_DB: o->db = optarg; break;
+		case OPT_NO_RUNNING: o->no_running = true; break;
+		case OPT_NO_CACHE: o->no_cache = true; break;
+		case 'v': kf_verbose++; break;
+		case 'h': return 1;
+		case ':': return error("option '%s' needs a value: see 'kfootprint map --help'", argv[optind - 1]);
+		default: return error("unknown option '%s': see 'kfootprint map --help'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc)
+		return error("one footprint at a time: unexpected '%s'", argv[optind]);
+	inputs = !!o->file + !!o->syscalls + o->all;
+	if (inputs == 0 && !o->save_db)
+		return error(
+		    "nothing to map: give FILE.json, --syscalls or --all-syscalls (see 'kfootprint map --help')");
+	if (inputs > 1)
+		return error("give one of FILE.json, --syscalls and --all-syscalls");
+	if (!map_renderer_find(o->format))
+		return error("unknown format '%s': expected one of %s", o->format, map_renderer_names());
+	if (!o->abi)
+		o->abi = "x86_64";
+	else
+		o->abi_given = true;
+	if (kf_abi_parse(o->abi, abi))
+		return error("unknown ABI '%s': expected x86_64 or i386 (with --kernel-src also x32, aarch64)", o->abi);
+	if (o->db && o->kernel_src)
+		return error("give --db or --kernel-src, not both");
+	if (!o->kernel_src && !o->db && *abi != KF_ABI_X86_64 && *abi != KF_ABI_I386)
+		return error("no built-in database for ABI '%s' (there are x86_64 and i386): use --kernel-src", o->abi);
+	if (o->save_db && !o->kernel_src)
+		return error("--save-db needs --kernel-src");
+	if (o->kernel_config && !o->kernel_src)
+		return error("--kernel-config needs --kernel-src");
+	return 0;
+}
+
+/* Without --abi, a footprint of i386 calls only (a 32-bit program) is mapped as i386. */
+static enum kf_abi footprint_abi(const struct footprint *fp, const struct map_opts *o, enum kf_abi abi)
+{
+	bool x86_64 = false, i386 = false;
+	struct fp_sysstat **all;
+
+	if (o->abi_given || !fp->syscalls.count)
+		return abi;
+	all = fp_sctab_sorted(&fp->syscalls, NULL);
+	for (uint32_t i = 0; i < fp->syscalls.count; i++) {
+		x86_64 |= all[i]->abi == KF_ABI_X86_64;
+		i386 |= all[i]->abi == KF_ABI_I386;
+	}
+	free(all);
+	return !x86_64 && i386 ? KF_ABI_I386 : abi;
+}
+
+/* The tree the chains come from: an index of --kernel-src, or the built-in database. */
+static struct mapdb *open_db(const struct map_opts *o, enum kf_abi abi)
+{
+	struct kt_config *cfg = NULL;
+	struct kt_index *idx;
+	char *err = NULL, *desc;
+	struct mapdb *db;
+
+	if (o->db) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strbuf_read_file(&sb, o->db) < 0) {
+			perror_msg("--db '%s'", o->db);
+			return NULL;
+		}
+		db = mapdb_parse(sb.buf, o->db, &err);
+		strbuf_release(&sb);
+		if (db && db->abi != abi) {
+			error("--db '%s': a database for %s, not %s (see --abi)", o->db, kf_abi_name(db->abi),
+			      kf_abi_name(abi));
+			mapdb_free(db);
+			return NULL;
+		}
+		if (!db) {
+			error("--db '%s': %s", o->db, err);
+			free(err);
+		}
+		return db;
+	}
+	if (!o->kernel_src) {
+		db = mapdb_builtin(abi, &err);
+		if (!db) {
+			error("%s", err);
+			free(err);
+		}
+		return db;
+	}
+	if (o->kernel_config) {
+		cfg = kt_config_load_gz(o->kernel_config, &err);
+		if (!cfg) {
+			error("--kernel-config '%s': %s", o->kernel_config, err ? err : "cannot read");
+			free(err);
+			return NULL;
+		}
+	}
+	idx = kt_index_build(o->kernel_src, abi, cfg, o->no_cache ? KT_BUILD_NO_CACHE : 0, &err);
+	kt_config_free(cfg);
+	if (!idx) {
+		error("--kernel-src '%s': %s", o->kernel_src, err ? err : "cannot index");
+		free(err);
+		return NULL;
+	}
+	debug("map: index of '%s' %s", o->kernel_src, kt_index_from_cache(idx) ? "from the cache" : "built");
+	desc = o->kernel_config ? xasprintf("%s", o->kernel_config)
+				: xstrdup("the tree's Kconfig defaults, every option with a prompt on");
+	db = mapdb_from_index(idx, desc);
+	free(desc);
+	return db;
+}
+
+static bool input_has(const struct kmap_input *in, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(in[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * A name the ABI knows: the tree's table or kfootprint's own (which has the rows newer than the tree). Not
+ * kallsyms: it has __x64_sys_waitpid, a generic definition x86_64 never dispatches to.
+ */
+static int named_inputs(const char *list, const struct mapdb *db, enum kf_abi abi, struct kmap_input **in, size_t *n,
+			char ***names)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		const struct kf_syscall *t;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		for (size_t e = strlen(s); e && isspace((unsigned char)s[e - 1]); e--)
+			s[e - 1] = '\0';
+		if (!*s)
+			continue;
+		if (s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_")]) {
+			error("invalid syscall name '%s' in --syscalls", s);
+			goto fail;
+		}
+		t = kf_syscall_by_name(abi, s);
+		if (!t && !mapdb_syscall(db, s)) {
+			error("unknown syscall '%s' for %s", s, kf_abi_name(abi));
+			goto fail;
+		}
+		if (!input_has(*in, *n, s)) {
+			XGROW(*in, cap, *n + 1);
+			(*in)[(*n)++] = (struct kmap_input){.name = s, .abi = abi, .nr = t ? t->nr : -1};
+		}
+	}
+	if (!*n) {
+		error("--syscalls: no name given");
+		goto fail;
+	}
+	*names = xcalloc(2, sizeof(char *));
+	(*names)[0] = copy; /* the inputs point into it */
+	return 0;
+fail:
+	free(copy);
+	return -1;
+}
+
+static struct kmap_input *table_inputs(const struct mapdb *db, enum kf_abi abi, size_t *n)
+{
+	struct kmap_input *in = xcalloc(db->nsys + 1, sizeof(*in));
+
+	for (size_t i = 0; i < db->nsys; i++) {
+		const struct kf_syscall *t = kf_syscall_by_name(abi, db->sys[i]->name);
+
+		in[i] = (struct kmap_input){.name = db->sys[i]->name, .abi = abi, .nr = t ? t->nr : -1};
+	}
+	*n = db->nsys;
+	return in;
+}
+
+static char *footprint_subject(const char *path, const struct footprint *fp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "footprint '%s'", path);
+	if (fp->argv && fp->argv[0]) {
+		strbuf_addstr(&sb, " (");
+		for (size_t i = 0; fp->argv[i] && sb.len < 200; i++)
+			strbuf_addf(&sb, "%s%s", i ? " " : "", fp->argv[i]);
+		strbuf_addch(&sb, ')');
+	} else if (fp->nattached) {
+		strbuf_addf(&sb, " (pid %d%s)", (int)fp->attached_pids[0], fp->nattached > 1 ? ", ..." : "");
+	}
+	if (fp->label)
+		strbuf_addf(&sb, " [%s]", fp->label);
+	return strbuf_detach(&sb);
+}
+
+static int write_out(const struct map_opts *o, const struct fp_kernel_map *m)
+{
+	const struct map_renderer *r = map_renderer_find(o->format);
+	struct atomic_file af;
+
+	if (!o->output) {
+		if (r->render(m, stdout) < 0)
+			return perror_msg("writing standard output");
+		return 0;
+	}
+	if (atomic_file_open(&af, o->output))
+		return -1;
+	if (r->render(m, af.f) < 0) {
+		perror_msg("writing '%s'", o->output);
+		atomic_file_abort(&af);
+		return -1;
+	}
+	return atomic_file_commit(&af);
+}
+
+static int save_db(const char *path, const struct mapdb *db)
+{
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, path))
+		return -1;
+	if (mapdb_save(db, af.f) < 0) {
+		perror_msg("writing '%s'", path);
+		atomic_file_abort(&af);
+		return -1;
+	}
+	return atomic_file_commit(&af);
+}
 
 int cmd_map(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("map: placeholder");
+	struct map_opts o = {.format = "text"};
+	struct kf_running run;
+	struct footprint *fp = NULL;
+	struct mapdb *db = NULL;
+	struct fp_kernel_map *m = NULL;
+	struct kmap_input *in = NULL;
+	char **names = NULL, *subject = NULL;
+	enum kf_abi abi = KF_ABI_X86_64;
+	size_t nin = 0;
+	int rc, ret = 1;
+
+	memset(&run, 0, sizeof(run));
+	rc = parse_map_opts(argc, argv, &o, &abi);
+	if (rc > 0) {
+		printf(usage_text, map_renderer_names());
+		return 0;
+	}
+	if (rc < 0)
+		return 1;
+	/* Load the footprint first: a typo in its name should not wait for a tree to be indexed. */
+	if (o.file) {
+		fp = fp__load(o.file);
+		if (!fp)
+			return 1;
+		abi = footprint_abi(fp, &o, abi);
+	}
+	db = open_db(&o, abi);
+	if (!db)
+		goto out;
+	if (o.save_db) {
+		if (save_db(o.save_db, db))
+			goto out;
+		if (!o.file && !o.syscalls && !o.all) {
+			ret = 0;
+			goto out;
+		}
+	}
+	if (!o.no_running)
+		kf_running__load(&run, NULL, NULL);
+	if (fp) {
+		in = kmap_inputs_footprint(fp, abi, &nin);
+		if (fp->syscalls.count > nin)
+			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
+				fp->syscalls.count - nin);
+		subject = footprint_subject(o.file, fp);
+	} else if (o.syscalls) {
+		if (named_inputs(o.syscalls, db, abi, &in, &nin, &names))
+			goto out;
+		subject = nin == 1 ? xasprintf("syscall %s", in[0].name) : xasprintf("%zu named syscalls", nin);
+	} else {
+		in = table_inputs(db, abi, &nin);
+		subject = xasprintf("the whole %s table", kf_abi_name(abi));
+	}
+	m = kmap_build(db, o.no_running ? NULL : &run, in, nin, subject);
+	if (m->mismatch)
+		debug("map: %s", m->mismatch);
+	ret = write_out(&o, m) ? 1 : 0;
+out:
+	kmap_free(m);
+	free(in);
+	free(subject);
+	if (names) {
+		free(names[0]);
+		free(names);
+	}
+	mapdb_free(db);
+	kf_running__release(&run);
+	fp__free(fp);
+	return ret;
 }

@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "report/map_report.h"
 #include "report/report.h"
 #include "trace/trace.h"
 #include "util/atomic_file.h"
@@ -25,6 +26,7 @@ struct record_opts {
 	const char *log;     /* --log FILE */
 	const char *backend; /* -b: auto, ptrace, bpf */
 	const char *label;
+	const char *map; /* --map[=FORMAT]: the kernel map after the report */
 };
 
 static const char usage_text[] =
@@ -45,7 +47,9 @@ static const char usage_text[] =
     "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
     "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
     "      --no-pin           ptrace: do not keep the tracer on the CPU the workload runs on\n"
+    "      --no-time          bpf: count calls and errors only, not the time in each call (cheaper)\n"
     "      --label NAME       a label for this scenario, kept in the footprint\n"
+    "      --map[=FORMAT]     then map the syscalls to kernel source and options (see 'kfootprint map')\n"
     "  -v, --verbose          diagnostics\n"
     "  -h, --help             this help\n"
     "\n"
@@ -60,7 +64,7 @@ static void record_usage(FILE *out)
 	fprintf(out, usage_text, renderer_names());
 }
 
-enum { OPT_REPORT = 256, OPT_LOG, OPT_KEEP, OPT_NOPIN, OPT_LABEL };
+enum { OPT_REPORT = 256, OPT_LOG, OPT_KEEP, OPT_NOPIN, OPT_LABEL, OPT_MAP, OPT_NOTIME };
 
 static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -73,7 +77,9 @@ static const struct option long_opts[] = {
     {"user", required_argument, NULL, 'u'},
     {"backend", required_argument, NULL, 'b'},
     {"no-pin", no_argument, NULL, OPT_NOPIN},
+    {"no-time", no_argument, NULL, OPT_NOTIME},
     {"label", required_argument, NULL, OPT_LABEL},
+    {"map", optional_argument, NULL, OPT_MAP},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -104,7 +110,9 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		case 'u': o->trace.user = optarg; break;
 		case 'b': o->backend = optarg; break;
 		case OPT_NOPIN: o->trace.no_pin = true; break;
+		case OPT_NOTIME: o->trace.no_time = true; break;
 		case OPT_LABEL: o->label = optarg; break;
+		case OPT_MAP: o->map = optarg ? optarg : "text"; break;
 		case 'v': kf_verbose++; break;
 		case 'h': return 1;
 		default: return error("see 'kfootprint record --help'");
@@ -122,31 +130,22 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("--keep-running needs --duration");
 	if (!renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (o->map && !map_renderer_find(o->map))
+		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
 	if (strcmp(o->backend, "auto") && strcmp(o->backend, "ptrace") && strcmp(o->backend, "bpf"))
 		return error("unknown backend '%s': expected auto, ptrace or bpf", o->backend);
-	if (o->trace.argv && !strchr(o->trace.argv[0], '/')) {
+	if (o->trace.argv) {
 		/* Fail before tracing anything: a missing command is the user's typo, not a footprint. */
-		char *path = getenv("PATH");
-		bool found = false;
+		char *path = trace_find_command(o->trace.argv[0]);
 
-		for (char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *d = strtok_r(dirs, ":", &save);
-		     ; d = strtok_r(NULL, ":", &save)) {
-			if (!d) {
-				free(dirs);
-				break;
-			}
-			char *full = xasprintf("%s/%s", *d ? d : ".", o->trace.argv[0]);
-			found = access(full, X_OK) == 0;
-			free(full);
-			if (found) {
-				free(dirs);
-				break;
-			}
-		}
-		if (!found)
+		if (!path)
 			return error("'%s': command not found", o->trace.argv[0]);
-	} else if (o->trace.argv && access(o->trace.argv[0], X_OK) < 0) {
-		return perror_msg("'%s'", o->trace.argv[0]);
+		if (access(path, X_OK) < 0) {
+			perror_msg("'%s'", o->trace.argv[0]);
+			free(path);
+			return -1;
+		}
+		free(path);
 	}
 	return 0;
 }
@@ -205,11 +204,11 @@ static int write_report(const struct record_opts *o, const struct footprint *fp)
 	if (!o->report) {
 		if (r->render(fp, stderr) < 0)
 			return perror_msg("writing the report");
-		return 0;
+		return o->map ? map_footprint_report(fp, o->map, stderr) : 0;
 	}
 	if (atomic_file_open(&af, o->report))
 		return -1;
-	if (r->render(fp, af.f) < 0) {
+	if (r->render(fp, af.f) < 0 || (o->map && map_footprint_report(fp, o->map, af.f) < 0)) {
 		perror_msg("writing '%s'", o->report);
 		atomic_file_abort(&af);
 		return -1;
@@ -311,6 +310,8 @@ int cmd_record(int argc, char **argv)
 		ret = ret ? ret : 1;
 	}
 	if (o.output && fp__save(fp, o.output) < 0)
+		ret = ret ? ret : 1;
+	else if (o.output && o.map && map_annotate_footprint_json(o.output, fp) < 0)
 		ret = ret ? ret : 1;
 	if (write_report(&o, fp) < 0)
 		ret = ret ? ret : 1;

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_KERNEL_KMAP_H
+#define KF_KERNEL_KMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "footprint/footprint.h"
+#include "kernel/mapdb.h"
+#include "kernel/running.h"
+
+/*
+ * A mapping: the syscalls of a footprint (or named ones) joined with what a kernel tree says about them
+ * (struct mapdb) and with what the running kernel has (struct kf_running). The map renderers
+ * (src/report/map_*.c) are pure functions of it.
+ */
+
+/* One syscall of the mapping. */
+struct kmap_row {
+	const char *name; /* table name */
+	enum kf_abi abi;
+	int nr;	       /* -1 when unknown */
+	bool observed; /* from a footprint: calls/errors are counts */
+	uint64_t calls, errors, enosys;
+	const char *klass; /* the coarse class */
+	const char *entry; /* the kernel entry point kfootprint's table names, "sys_newstat"; NULL when none */
+	const struct kt_syscall *ks; /* the tree's chain; NULL when the tree's table has no such row */
+	bool newer;		     /* not in the tree's table (newer than the tree, or a gap in it): never guessed */
+	bool probe;		     /* observed, and every call failed with ENOSYS */
+	bool required;		     /* the workload needs it: a chain in the tree, not a probe */
+	enum kf_run_status running;
+	char **opts; /* options on the path as shown: "EVENTFD", "!POSIX_TIMERS", a compound condition's text */
+	size_t nopts;
+};
+
+/* One option of the roll-up: on the path of at least one syscall of the mapping. */
+struct kmap_opt {
+	const char *name;
+	const struct mapdb_opt *db; /* its Kconfig entry (db->opt) and the tree's value; never NULL */
+	const char *running;	    /* the running kernel's value ("n" when not set), NULL when unknown */
+	const char **needed_by;	    /* required syscalls whose path needs the option on */
+	size_t nneeded;
+	const char **off_for; /* syscalls whose path needs the option off (an #else, ifneq) */
+	size_t noff;
+	const char **probed_by; /* probes and not-required rows whose path has it */
+	size_t nprobed;
+};
+
+struct fp_kernel_map {
+	enum kf_abi abi;
+	const struct mapdb *db;
+	const struct kf_running *run;
+	char *subject;	       /* what was mapped: "footprint 'ls.json' (ls /)", "3 named syscalls", ... */
+	char *mismatch;	       /* the tree/running version mismatch, said once in the header; NULL when they agree */
+	int tree_max_nr;       /* highest number of the tree's table: rows above it are newer than the tree */
+	struct kmap_row *rows; /* observed: by calls, descending; else table order */
+	size_t nrows;
+	struct kmap_opt *opts; /* by name */
+	size_t nopts;
+};
+
+/* An input row before mapping (name + counts). */
+struct kmap_input {
+	const char *name;
+	enum kf_abi abi;
+	int nr;
+	bool observed;
+	uint64_t calls, errors, enosys;
+	const char *klass;
+};
+
+/*
+ * Maps the inputs (rows of db->abi; other ABIs are skipped by the caller). The mapping borrows db, run and
+ * the input names; free it with kmap_free() before them.
+ */
+struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running *run, const struct kmap_input *in,
+				 size_t nin, const char *subject);
+/*
+ * The inputs of a footprint for one ABI (every syscall it saw there); *n set; malloc'd array (names point into
+ * the footprint).
+ */
+struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi abi, size_t *n);
+void kmap_free(struct fp_kernel_map *m);
+
+/* "fs/eventfd.c:23", or NULL when there is no definition; written into buf. */
+const char *kmap_row_where(const struct kmap_row *r, char *buf, size_t len);
+/* Best MAINTAINERS section name, or NULL. */
+const char *kmap_row_section(const struct kmap_row *r);
+/* What the row's status is in one phrase: "newer than the source tree (6.1)", "no SYSCALL_DEFINE ...". */
+const char *kmap_row_note(const struct fp_kernel_map *m, const struct kmap_row *r, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_KERNEL_MAPDB_H
+#define KF_KERNEL_MAPDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kernel/ktree.h"
+#include "kernel/syscalls.h"
+
+/*
+ * The map database: what a kernel tree says about every syscall of one ABI (the kt_syscall chains) and about
+ * every Kconfig option on those chains (the kt_option entries), either borrowed from a live kt_index
+ * (--kernel-src) or loaded from a saved file. The built-in ones (data/mapdb-6.1-<abi>.json, schema
+ * "kfootprint-mapdb/1", written by `kfootprint map --kernel-src DIR --save-db FILE`) are embedded in the binary,
+ * so mapping works with no tree at hand.
+ *
+ * A database loaded from a file carries only what mapping needs: the syscalls, the options on their paths and
+ * the MAINTAINERS sections they match.
+ */
+struct mapdb_opt {
+	const char *name;	     /* "EVENTFD" */
+	const struct kt_option *opt; /* the Kconfig entry; NULL when the tree has none for the architecture */
+	const char *value;	     /* the value the chains were evaluated with; NULL means 'n' */
+};
+
+struct mapdb {
+	char *version;	/* the tree's "6.1.192" */
+	int ver, patch; /* 6, 1 */
+	enum kf_abi abi;
+	char *origin;		       /* "built-in database" or the tree's path */
+	char *config;		       /* the configuration the chains were evaluated with, for the header */
+	const struct kt_syscall **sys; /* table order */
+	size_t nsys;
+	/*
+	 * i386: the entry point a 64-bit kernel dispatches each row to (the compat column of syscall_32.tbl,
+	 * "compat_sys_ia32_mmap"), parallel to sys[]; NULL when the row has none. What tells the running status.
+	 */
+	char **compat;
+	struct mapdb_opt *opts; /* sorted by name */
+	size_t nopts;
+	/* private */
+	struct kt_index *idx;
+	struct kt_syscall *own_sys;
+	struct kt_option *own_opts;
+	struct kt_section *own_secs;
+	size_t nsecs;
+	void *json;
+};
+
+/* Takes the index over (freed with the database). config: how the index was configured, for the header. */
+struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config);
+/* The embedded database for an ABI; NULL with *err set when there is none. */
+struct mapdb *mapdb_builtin(enum kf_abi abi, char **err);
+/* Parses a saved database; NULL with *err set (malloc'd, without the origin) on failure. origin: for headers. */
+struct mapdb *mapdb_parse(const char *text, const char *origin, char **err);
+/* Writes a database in the saved format: one syscall, option or section a line. 0, or -1 (errno). */
+int mapdb_save(const struct mapdb *db, FILE *out);
+void mapdb_free(struct mapdb *db);
+
+/* By table name; NULL when the tree's table has no such row (KT_NOT_IN_TREE rows of an index included). */
+const struct kt_syscall *mapdb_syscall(const struct mapdb *db, const char *name);
+/* The i386 compat entry point of a row ("compat_sys_ia32_mmap"); NULL when none or not i386. */
+const char *mapdb_compat_entry(const struct mapdb *db, const char *name);
+/* NULL when the option is on no syscall's path. */
+const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name);
+/* The highest syscall number of the tree's table, for "newer than the tree". */
+int mapdb_max_nr(const struct mapdb *db);
+
+/* The embedded files (mapdb_data.c), NUL-terminated; empty when the build has none. */
+extern const char kf_mapdb_x86_64[];
+extern const char kf_mapdb_i386[];
+
+#endif

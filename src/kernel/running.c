@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The running kernel: release, /proc/config.gz and the syscall entry points in /proc/kallsyms. */
+#include "kernel/running.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
+
+#include "util/xalloc.h"
+
+struct kf_cfg {
+	char *name; /* without CONFIG_ */
+	char *value;
+};
+
+struct kf_sym {
+	char *name;
+	char type; /* 'T' or 'W' (lower case for local symbols is folded to upper) */
+};
+
+int kf_parse_version(const char *release, int *version, int *patchlevel)
+{
+	char *end;
+	long v, p;
+
+	errno = 0;
+	v = strtol(release, &end, 10);
+	if (end == release || *end != '.' || v < 0 || v > 1000)
+		return -1;
+	release = end + 1;
+	p = strtol(release, &end, 10);
+	if (end == release || p < 0 || p > 1000 || errno)
+		return -1;
+	*version = (int)v;
+	*patchlevel = (int)p;
+	return 0;
+}
+
+static int cfg_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kf_cfg *)a)->name, ((const struct kf_cfg *)b)->name);
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kf_sym *)a)->name, ((const struct kf_sym *)b)->name);
+}
+
+/* Only "CONFIG_X=value" lines count: "# CONFIG_X is not set" and absence both mean n. */
+static void load_config(struct kf_running *r, const char *path)
+{
+	gzFile gz = gzopen(path, "rb");
+	char line[4096];
+	size_t cap = 0;
+
+	if (!gz) {
+		r->config_why = xasprintf("'%s': %s", path, errno ? strerror(errno) : "cannot open");
+		return;
+	}
+	while (gzgets(gz, line, sizeof(line))) {
+		char *eq, *nl;
+
+		if (strncmp(line, "CONFIG_", 7))
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		nl = strchr(eq + 1, '\n');
+		if (nl)
+			*nl = '\0';
+		XGROW(r->cfg, cap, r->ncfg + 1);
+		r->cfg[r->ncfg].name = xstrdup(line + 7);
+		r->cfg[r->ncfg].value = xstrdup(eq + 1);
+		r->ncfg++;
+	}
+	if (!gzeof(gz)) {
+		int zerr;
+		const char *msg = gzerror(gz, &zerr);
+
+		r->config_why = xasprintf("'%s': %s", path, zerr == Z_ERRNO ? strerror(errno) : msg);
+	} else if (!r->ncfg) {
+		r->config_why = xasprintf("'%s': no CONFIG_ lines", path);
+	}
+	gzclose(gz);
+	if (r->config_why)
+		return;
+	qsort(r->cfg, r->ncfg, sizeof(*r->cfg), cfg_cmp);
+	r->have_config = true;
+}
+
+static bool syscall_symbol(const char *name)
+{
+	return !strncmp(name, "__x64_sys_", 10) || !strncmp(name, "__ia32_sys_", 11) ||
+	       !strncmp(name, "__ia32_compat_sys_", 18) || !strncmp(name, "__x64_compat_sys_", 17) ||
+	       !strncmp(name, "__x32_compat_sys_", 17);
+}
+
+/* kptr_restrict may zero the addresses; names and types, all we need, stay. */
+static void load_kallsyms(struct kf_running *r, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f) {
+		r->kallsyms_why = xasprintf("'%s': %s", path, strerror(errno));
+		return;
+	}
+	while (getline(&line, &len, f) > 0) {
+		char addr[32], type, name[256];
+
+		if (sscanf(line, "%31s %c %255s", addr, &type, name) != 3 || !syscall_symbol(name))
+			continue;
+		XGROW(r->syms, cap, r->nsyms + 1);
+		r->syms[r->nsyms].name = xstrdup(name);
+		r->syms[r->nsyms].type = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
+		r->nsyms++;
+	}
+	if (ferror(f))
+		r->kallsyms_why = xasprintf("'%s': %s", path, strerror(errno));
+	else if (!r->nsyms)
+		r->kallsyms_why = xasprintf("'%s': no syscall entry points listed", path);
+	free(line);
+	fclose(f);
+	if (r->kallsyms_why)
+		return;
+	qsort(r->syms, r->nsyms, sizeof(*r->syms), sym_cmp);
+	r->have_kallsyms = true;
+}
+
+void kf_running__load(struct kf_running *r, const char *config_path, const char *kallsyms_path)
+{
+	struct utsname u;
+
+	memset(r, 0, sizeof(*r));
+	r->version = r->patchlevel = -1;
+	if (!uname(&u)) {
+		snprintf(r->release, sizeof(r->release), "%s", u.release);
+		kf_parse_version(r->release, &r->version, &r->patchlevel);
+	}
+	load_config(r, config_path ? config_path : "/proc/config.gz");
+	load_kallsyms(r, kallsyms_path ? kallsyms_path : "/proc/kallsyms");
+}
+
+void kf_running__release(struct kf_running *r)
+{
+	for (size_t i = 0; i < r->ncfg; i++) {
+		free(r->cfg[i].name);
+		free(r->cfg[i].value);
+	}
+	for (size_t i = 0; i < r->nsyms; i++)
+		free(r->syms[i].name);
+	free(r->cfg);
+	free(r->syms);
+	free(r->config_why);
+	free(r->kallsyms_why);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *kf_running_config(const struct kf_running *r, const char *option)
+{
+	struct kf_cfg key = {0}, *hit;
+
+	if (!r->have_config)
+		return NULL;
+	if (!strncmp(option, "CONFIG_", 7))
+		option += 7;
+	key.name = (char *)option;
+	hit = bsearch(&key, r->cfg, r->ncfg, sizeof(*r->cfg), cfg_cmp);
+	return hit ? hit->value : "n";
+}
+
+static char sym_type(const struct kf_running *r, const char *prefix, const char *name)
+{
+	struct kf_sym key = {0}, *hit;
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", prefix, name);
+	key.name = buf;
+	hit = bsearch(&key, r->syms, r->nsyms, sizeof(*r->syms), sym_cmp);
+	return hit ? hit->type : 0;
+}
+
+enum kf_run_status kf_running_syscall(const struct kf_running *r, enum kf_abi abi, const char *entry)
+{
+	static const char *const x64[] = {"__x64_", NULL};
+	static const char *const x32[] = {"__x32_compat_", "__x64_", NULL};
+	static const char *const ia32[] = {"__ia32_compat_", "__ia32_", NULL};
+	const char *const *prefixes;
+	bool weak = false;
+
+	if (!r->have_kallsyms)
+		return KF_RUN_UNKNOWN;
+	if (!entry || !*entry)
+		return KF_RUN_ABSENT;
+	if (!strncmp(entry, "compat_", 7))
+		entry += 7;
+	if (strncmp(entry, "sys_", 4)) {
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "sys_%s", entry);
+		return kf_running_syscall(r, abi, buf);
+	}
+	switch (abi) {
+	case KF_ABI_X86_64: prefixes = x64; break;
+	case KF_ABI_X32: prefixes = x32; break;
+	case KF_ABI_I386: prefixes = ia32; break;
+	default: return KF_RUN_UNKNOWN;
+	}
+	for (const char *const *p = prefixes; *p; p++) {
+		char t = sym_type(r, *p, entry);
+
+		if (t == 'T')
+			return KF_RUN_BUILTIN;
+		if (t == 'W')
+			weak = true;
+	}
+	return weak ? KF_RUN_STUB : KF_RUN_ABSENT;
+}
+
+const char *kf_run_status_name(enum kf_run_status s)
+{
+	switch (s) {
+	case KF_RUN_BUILTIN: return "built-in";
+	case KF_RUN_STUB: return "stub";
+	case KF_RUN_ABSENT: return "absent";
+	default: return "unknown";
+	}
+}

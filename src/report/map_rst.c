@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mapping as reStructuredText: a field list for the header and two list-tables (syscalls, options), which
+ * docutils and Sphinx accept without the column arithmetic of grid tables.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/map_report.h"
+
+/* Plain text with the inline markup characters escaped. */
+static void esc(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\*`_|[]<>:", *s))
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+/* ``literal``; a literal cannot hold a backquote or start/end with a space, so those fall back to esc(). */
+static void lit(FILE *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || strchr(s, '`') || s[0] == ' ' || s[n - 1] == ' ' || s[n - 1] == '\\')
+		esc(out, s);
+	else
+		fprintf(out, "``%s``", s);
+}
+
+static void cell_start(FILE *out, bool first)
+{
+	fputs(first ? "   * - " : "     - ", out);
+}
+
+/* A cell of a list: literals joined by commas; "none" when empty (an empty cell reads as a missing value). */
+static void cell_list(FILE *out, const char *const *v, size_t n, bool literal)
+{
+	cell_start(out, false);
+	if (!n)
+		fputs("none", out);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", out);
+		if (literal)
+			lit(out, v[i]);
+		else
+			esc(out, v[i]);
+	}
+	fputc('\n', out);
+}
+
+static void cell_text(FILE *out, const char *s)
+{
+	cell_start(out, false);
+	if (s && *s)
+		esc(out, s);
+	else
+		fputs("none", out);
+	fputc('\n', out);
+}
+
+static void cell_lit(FILE *out, const char *s)
+{
+	cell_start(out, false);
+	if (s && *s)
+		lit(out, s);
+	else
+		fputs("none", out);
+	fputc('\n', out);
+}
+
+static void heading(FILE *out, const char *title, char under)
+{
+	size_t n = strlen(title);
+
+	fprintf(out, "%s\n", title);
+	while (n--)
+		fputc(under, out);
+	fputs("\n\n", out);
+}
+
+static void header_rows(FILE *out, const char *const *names, size_t n)
+{
+	fputs(".. list-table::\n   :header-rows: 1\n\n", out);
+	for (size_t i = 0; i < n; i++) {
+		cell_start(out, i == 0);
+		fprintf(out, "%s\n", names[i]);
+	}
+}
+
+static void syscalls(FILE *out, const struct fp_kernel_map *m)
+{
+	static const char *const cols[] = {
+	    "System call",	   "Calls",   "Class", "MAINTAINERS section", "Defined at",
+	    "Options on the path", "Running", "Notes"};
+	char buf[512];
+
+	heading(out, "System calls", '-');
+	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kmap_row *r = &m->rows[i];
+
+		cell_start(out, true);
+		lit(out, r->name);
+		fputc('\n', out);
+		cell_start(out, false);
+		if (r->observed)
+			fprintf(out, "%" PRIu64 "\n", r->calls);
+		else
+			fputs("not observed\n", out);
+		cell_text(out, r->klass);
+		cell_text(out, kmap_row_section(r));
+		cell_lit(out, kmap_row_where(r, buf, sizeof(buf)));
+		if (r->ks && !r->nopts && r->ks->status == KT_RESOLVED)
+			cell_text(out, "always built");
+		else
+			cell_list(out, (const char *const *)r->opts, r->nopts, true);
+		cell_text(out, kf_run_status_name(r->running));
+		cell_text(out, kmap_row_note(m, r, buf, sizeof(buf)));
+	}
+	fputc('\n', out);
+}
+
+static void options(FILE *out, const struct fp_kernel_map *m)
+{
+	static const char *const cols[] = {"Option",	  "Defined at", "Prompt",    "Depends on",
+					   "Selected by", "Running",	"Needed by", "Probed by"};
+	char buf[512];
+
+	heading(out, "Kconfig options", '-');
+	if (!m->nopts) {
+		fputs("No option is on the path of these system calls.\n\n", out);
+		return;
+	}
+	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+		const struct kt_option *k = o->db->opt;
+
+		cell_start(out, true);
+		snprintf(buf, sizeof(buf), "CONFIG_%s", o->name);
+		lit(out, buf);
+		fputc('\n', out);
+		cell_lit(out, map_opt_where(o, buf, sizeof(buf)));
+		cell_text(out, k ? (k->prompt ? k->prompt : "hidden") : NULL);
+		cell_lit(out, k ? k->depends : NULL);
+		cell_list(out, k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0, true);
+		cell_text(out, map_opt_running(o));
+		cell_list(out, o->needed_by, o->nneeded, true);
+		cell_list(out, o->probed_by, o->nprobed, true);
+	}
+	fputc('\n', out);
+}
+
+static int render(const struct fp_kernel_map *m, FILE *out)
+{
+	struct map_counts c;
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "Kernel map of %s", m->subject);
+	/* The title is plain text: escaping would make the underline count differ from what docutils sees. */
+	for (char *p = buf; *p; p++)
+		if (strchr("\\*`_|[]<>", *p))
+			*p = ' ';
+	heading(out, buf, '=');
+	map_count(m, &c);
+	fprintf(out, ":ABI: %s\n", kf_abi_name(m->abi));
+	fputs(":Source tree: ", out);
+	esc(out, map_tree_line(m, buf, sizeof(buf)));
+	fputs("\n:Running kernel: ", out);
+	esc(out, map_running_line(m, buf, sizeof(buf)));
+	fputc('\n', out);
+	if (m->mismatch) {
+		fputs(":Version mismatch: ", out);
+		esc(out, m->mismatch);
+		fputc('\n', out);
+	}
+	fprintf(out,
+		":Summary: %zu system calls, %zu required, %zu probes, %zu newer than the source tree, "
+		"%zu without a full chain\n\n",
+		c.rows, c.required, c.probes, c.newer, c.unresolved);
+	syscalls(out, m);
+	options(out, m);
+	return ferror(out) ? -1 : 0;
+}
+
+const struct map_renderer map_renderer_rst = {"rst", "reStructuredText list-tables", render};

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The map database format (parse, save, round trip, bad input), the mapping (probes, newer-than-tree rows,
+ * the option roll-up, the version mismatch) and the four map renderers, on a small hand-written database.
+ */
+#include <json-c/json.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kernel/kmap.h"
+#include "kernel/mapdb.h"
+#include "kernel/running.h"
+#include "report/map_report.h"
+
+static const char db_text[] =
+    "{\"schema\":\"kfootprint-mapdb/1\",\"tree\":\"6.1.192\",\"abi\":\"x86_64\",\"config\":\"test\",\n"
+    "\"syscalls\": [\n"
+    "{\"name\":\"eventfd2\",\"entry\":\"sys_eventfd2\",\"def\":\"eventfd2\",\"macro\":\"SYSCALL_DEFINE2\","
+    "\"status\":\"resolved\",\"file\":\"fs/eventfd.c\",\"line\":435,\"object\":\"fs/eventfd.o\",\"makefile\":"
+    "\"fs/Makefile\",\"makefile_line\":32,\"conds\":[{\"kind\":\"makefile-obj\",\"option\":\"EVENTFD\","
+    "\"where\":\"fs/Makefile:32\",\"holds\":true}],\"options\":[\"EVENTFD\"],\"sections\":[[0,2],[1,-1]],"
+    "\"optional\":true,\"complete\":true},\n"
+    "{\"name\":\"kexec_load\",\"entry\":\"sys_kexec_load\",\"compat\":\"compat_sys_kexec_load\",\"def\":\"kexec_load\","
+    "\"macro\":\"SYSCALL_DEFINE4\","
+    "\"status\":\"resolved\",\"file\":\"kernel/kexec.c\",\"line\":242,\"object\":\"kernel/kexec.o\",\"makefile\":"
+    "\"kernel/Makefile\",\"makefile_line\":70,\"conds\":[{\"kind\":\"makefile-obj\",\"option\":\"KEXEC\","
+    "\"where\":\"kernel/Makefile:70\",\"holds\":true}],\"options\":[\"KEXEC\"],\"sections\":[[1,-1]],"
+    "\"optional\":true,\"complete\":true},\n"
+    "{\"name\":\"timer_create\",\"entry\":\"sys_timer_create\",\"def\":\"timer_create\",\"macro\":\"SYS_NI\","
+    "\"status\":\"resolved\",\"file\":\"kernel/time/posix-stubs.c\",\"line\":30,\"object\":"
+    "\"kernel/time/posix-stubs.o\",\"makefile\":\"kernel/time/Makefile\",\"makefile_line\":9,\"conds\":["
+    "{\"kind\":\"makefile-if\",\"option\":\"POSIX_TIMERS\",\"negated\":true,\"expr\":\"ifeq "
+    "($(CONFIG_POSIX_TIMERS),y)\","
+    "\"where\":\"kernel/time/Makefile:6\",\"holds\":true},{\"kind\":\"source-if\",\"expr\":\"defined(CONFIG_A) || "
+    "defined(CONFIG_B)\",\"symbols\":[\"A\",\"B\"],\"where\":\"kernel/time/posix-stubs.c:20\",\"holds\":true},"
+    "{\"kind\":\"arch-want\",\"option\":\"__ARCH_WANT_X\",\"holds\":true}],\"sections\":[[1,-1]],\"complete\":true},\n"
+    "{\"name\":\"lookup_dcookie\",\"entry\":\"sys_lookup_dcookie\",\"status\":\"no-definition\",\"complete\":false,"
+    "\"unresolved\":\"no SYSCALL_DEFINE in this tree\"}\n"
+    "],\n"
+    "\"options\": [\n"
+    "{\"name\":\"A\",\"value\":\"y\"},\n"
+    "{\"name\":\"EVENTFD\",\"value\":\"y\",\"kconfig\":true,\"file\":\"init/Kconfig\",\"line\":1650,\"type\":\"bool\","
+    "\"prompt\":\"Enable eventfd() system call\",\"prompt_if\":\"EXPERT\",\"defaults\":\"y\",\"help\":\"Enable the "
+    "eventfd() system call.\"},\n"
+    "{\"name\":\"KEXEC\",\"value\":\"y\",\"kconfig\":true,\"file\":\"arch/Kconfig\",\"line\":22,\"type\":\"bool\","
+    "\"depends\":\"MMU && *weird|rst_\",\"selected_by\":[\"X86_64 if X\"]},\n"
+    "{\"name\":\"POSIX_TIMERS\",\"kconfig\":true,\"file\":\"init/Kconfig\",\"line\":1500,\"type\":\"bool\"}\n"
+    "],\n"
+    "\"sections\": [\n"
+    "{\"name\":\"FILESYSTEMS (VFS and infrastructure)\",\"status\":\"Maintained\",\"maintainers\":[\"A V <a@b>\"]},\n"
+    "{\"name\":\"THE REST\",\"status\":\"Buried alive in reporters\"}\n"
+    "]}\n";
+
+static struct mapdb *load(void)
+{
+	char *err = NULL;
+	struct mapdb *db = mapdb_parse(db_text, "test", &err);
+
+	if (!db)
+		fail_msg("%s", err);
+	return db;
+}
+
+static char *save_to_string(const struct mapdb *db)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(mapdb_save(db, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_parse(void **state)
+{
+	struct mapdb *db = load();
+	const struct kt_syscall *s;
+	const struct mapdb_opt *o;
+
+	(void)state;
+	assert_string_equal(db->version, "6.1.192");
+	assert_int_equal(db->ver, 6);
+	assert_int_equal(db->patch, 1);
+	assert_int_equal(db->abi, KF_ABI_X86_64);
+	assert_int_equal(db->nsys, 4);
+	s = mapdb_syscall(db, "eventfd2");
+	assert_non_null(s);
+	assert_string_equal(s->file, "fs/eventfd.c");
+	assert_int_equal(s->line, 435);
+	assert_int_equal(s->nsections, 2);
+	assert_string_equal(s->sections[0].section->name, "FILESYSTEMS (VFS and infrastructure)");
+	assert_int_equal(s->sections[1].depth, -1);
+	assert_true(s->optional);
+	assert_int_equal(mapdb_syscall(db, "lookup_dcookie")->status, KT_NO_DEFINITION);
+	assert_null(mapdb_syscall(db, "cachestat"));
+	assert_string_equal(mapdb_compat_entry(db, "kexec_load"), "compat_sys_kexec_load");
+	assert_null(mapdb_compat_entry(db, "eventfd2"));
+	o = mapdb_option(db, "EVENTFD");
+	assert_non_null(o);
+	assert_non_null(o->opt);
+	assert_string_equal(o->opt->prompt_if, "EXPERT");
+	assert_null(mapdb_option(db, "A")->opt);
+	assert_null(mapdb_option(db, "NOPE"));
+	assert_true(mapdb_max_nr(db) >= 290); /* eventfd2 is 290 in the x86_64 table */
+	mapdb_free(db);
+}
+
+/* Saving and loading again gives the same text: the database diffs cleanly when regenerated. */
+static void test_round_trip(void **state)
+{
+	struct mapdb *db = load(), *db2;
+	char *a = save_to_string(db), *b, *err = NULL;
+
+	(void)state;
+	db2 = mapdb_parse(a, "saved", &err);
+	assert_non_null(db2);
+	b = save_to_string(db2);
+	assert_string_equal(a, b);
+	/* one record a line: 4 syscalls, 4 options, 2 sections; the head, 3 array openers, 3 closers */
+	size_t lines = 0;
+	for (const char *p = a; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 4 + 4 + 2 + 1 + 3 + 3);
+	free(a);
+	free(b);
+	mapdb_free(db);
+	mapdb_free(db2);
+}
+
+static void test_bad_db(void **state)
+{
+	static const char *const bad[] = {
+	    "",
+	    "{",
+	    "[]",
+	    "{\"schema\":\"other/1\"}",
+	    "{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"vax\"}",
+	    "{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"x86_64\",\"syscalls\":[]}",
+	    "{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"x86_64\",\"syscalls\":[{\"name\":\"x\",\"status\":\"odd\"}]}",
+	    "{\"schema\":\"kfootprint-mapdb/"
+	    "1\",\"abi\":\"x86_64\",\"syscalls\":[{\"name\":\"x\",\"status\":\"resolved\","
+	    "\"sections\":[[5,1]]}]}",
+	    "{\"schema\":\"kfootprint-mapdb/"
+	    "1\",\"abi\":\"x86_64\",\"syscalls\":[{\"name\":\"x\",\"status\":\"resolved\","
+	    "\"conds\":[{\"kind\":\"nope\"}]}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *err = NULL;
+		struct mapdb *db = mapdb_parse(bad[i], "bad", &err);
+
+		assert_null(db);
+		assert_non_null(err);
+		assert_null(strchr(err, '\n'));
+		free(err);
+	}
+}
+
+/*
+ * --db reads files users hand us: truncated and byte-flipped databases must load or be refused, never crash or
+ * leak (the ASan/UBSan build runs this too). A fixed seed keeps failures reproducible.
+ */
+static void test_mutated_db(void **state)
+{
+	size_t len = strlen(db_text);
+	char *buf = malloc(len + 1);
+	unsigned seed = 12345;
+	int loaded = 0;
+
+	(void)state;
+	for (int round = 0; round < 3000; round++) {
+		struct mapdb *db;
+		char *err = NULL;
+
+		memcpy(buf, db_text, len + 1);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			size_t at = (size_t)rand_r(&seed) % len;
+
+			buf[at] = (char)(" \"{}[],:0aZ\\"[rand_r(&seed) % 13]);
+		}
+		if (round % 7 == 0)
+			buf[(size_t)rand_r(&seed) % len] = '\0';
+		db = mapdb_parse(buf, "mutated", &err);
+		if (db) {
+			char *saved = save_to_string(db);
+
+			loaded++;
+			free(saved);
+			mapdb_free(db);
+		} else {
+			assert_non_null(err);
+			free(err);
+		}
+	}
+	free(buf);
+	assert_true(loaded > 0); /* some mutations land in strings and still load */
+}
+
+struct fixture {
+	struct mapdb *db;
+	struct kf_running run;
+	struct fp_kernel_map *m;
+	char cfg[32], ks[32];
+};
+
+static void write_file(char *tmpl, const char *text)
+{
+	int fd = mkstemp(tmpl);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	struct fixture *x = calloc(1, sizeof(*x));
+	struct kmap_input in[] = {
+	    {.name = "eventfd2", .abi = KF_ABI_X86_64, .nr = 290, .observed = true, .calls = 3},
+	    /* every call failed with ENOSYS: a probe */
+	    {.name = "kexec_load",
+	     .abi = KF_ABI_X86_64,
+	     .nr = 246,
+	     .observed = true,
+	     .calls = 2,
+	     .errors = 2,
+	     .enosys = 2},
+	    {.name = "timer_create", .abi = KF_ABI_X86_64, .nr = 222, .observed = true, .calls = 1},
+	    /* not in the tree's table */
+	    {.name = "cachestat", .abi = KF_ABI_X86_64, .nr = 451, .observed = true, .calls = 1},
+	};
+
+	strcpy(x->cfg, "/tmp/kf-mapcfg.XXXXXX");
+	strcpy(x->ks, "/tmp/kf-mapks.XXXXXX");
+	write_file(x->cfg, "CONFIG_EVENTFD=y\n# CONFIG_KEXEC is not set\n");
+	write_file(x->ks, "0 T __x64_sys_eventfd2\n0 W __x64_sys_kexec_load\n0 T __x64_sys_cachestat\n");
+	x->db = load();
+	kf_running__load(&x->run, x->cfg, x->ks);
+	/* a release that cannot be 6.1's, whatever this machine runs */
+	snprintf(x->run.release, sizeof(x->run.release), "9.9.9-test");
+	x->run.version = x->run.patchlevel = 9;
+	x->m = kmap_build(x->db, &x->run, in, sizeof(in) / sizeof(in[0]), "test footprint");
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *x = *state;
+
+	kmap_free(x->m);
+	mapdb_free(x->db);
+	kf_running__release(&x->run);
+	unlink(x->cfg);
+	unlink(x->ks);
+	free(x);
+	return 0;
+}
+
+static const struct kmap_row *row(const struct fp_kernel_map *m, const char *name)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].name, name))
+			return &m->rows[i];
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+static const struct kmap_opt *opt(const struct fp_kernel_map *m, const char *name)
+{
+	for (size_t i = 0; i < m->nopts; i++)
+		if (!strcmp(m->opts[i].name, name))
+			return &m->opts[i];
+	return NULL;
+}
+
+static void test_mapping(void **state)
+{
+	struct fixture *x = *state;
+	const struct fp_kernel_map *m = x->m;
+	const struct kmap_row *r;
+	const struct kmap_opt *o;
+
+	assert_int_equal(m->nrows, 4);
+	assert_string_equal(m->rows[0].name, "eventfd2"); /* by calls, descending */
+	r = row(m, "eventfd2");
+	assert_true(r->required);
+	assert_false(r->probe);
+	assert_int_equal(r->running, KF_RUN_BUILTIN);
+	assert_int_equal(r->nopts, 1);
+	assert_string_equal(r->opts[0], "EVENTFD");
+	r = row(m, "kexec_load");
+	assert_true(r->probe);
+	assert_false(r->required);
+	assert_int_equal(r->running, KF_RUN_STUB);
+	r = row(m, "cachestat");
+	assert_true(r->newer);
+	assert_false(r->required);
+	assert_null(r->ks);
+	assert_int_equal(r->running, KF_RUN_BUILTIN);
+	r = row(m, "timer_create");
+	assert_int_equal(r->nopts, 2);
+	assert_string_equal(r->opts[0], "!POSIX_TIMERS");
+	assert_string_equal(r->opts[1], "defined(CONFIG_A) || defined(CONFIG_B)");
+	assert_int_equal(r->running, KF_RUN_ABSENT);
+
+	o = opt(m, "EVENTFD");
+	assert_non_null(o);
+	assert_int_equal(o->nneeded, 1);
+	assert_string_equal(o->needed_by[0], "eventfd2");
+	assert_string_equal(o->running, "y");
+	o = opt(m, "KEXEC");
+	assert_int_equal(o->nneeded, 0);
+	assert_int_equal(o->nprobed, 1);
+	assert_string_equal(o->running, "n");
+	o = opt(m, "POSIX_TIMERS");
+	assert_int_equal(o->noff, 1);
+	assert_int_equal(o->nneeded, 0);
+	assert_null(opt(m, "__ARCH_WANT_X"));
+	assert_non_null(m->mismatch);
+	assert_non_null(strstr(m->mismatch, "6.1.192"));
+	assert_non_null(strstr(m->mismatch, "9.9.9-test"));
+}
+
+static char *render(const struct fp_kernel_map *m, const char *format)
+{
+	const struct map_renderer *r = map_renderer_find(format);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(r);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(r->render(m, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_text(void **state)
+{
+	struct fixture *x = *state;
+	char *t = render(x->m, "text");
+
+	assert_int_equal(count(t, "version mismatch"), 1);
+	assert_non_null(strstr(t, "newer than the source tree (6.1)"));
+	assert_non_null(strstr(t, "fs/eventfd.c:435"));
+	assert_non_null(strstr(t, "FILESYSTEMS (VFS and infrastructure)"));
+	assert_non_null(strstr(t, "probe: every call failed with ENOSYS"));
+	assert_non_null(strstr(t, "CONFIG_EVENTFD  running: y"));
+	assert_null(map_renderer_find("html"));
+	free(t);
+}
+
+static void test_kconfig(void **state)
+{
+	struct fixture *x = *state;
+	char *t = render(x->m, "kconfig"), *save = NULL;
+	size_t set = 0;
+
+	for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		/* merge_config.sh reads "# CONFIG_X" as "is not set": never written */
+		assert_true(strncmp(l, "# CONFIG_", 9) != 0);
+		assert_true(l[0] == '#' || !strncmp(l, "CONFIG_", 7));
+		if (l[0] != '#') {
+			assert_string_equal(l, "CONFIG_EVENTFD=y");
+			set++;
+		}
+	}
+	assert_int_equal(set, 1);
+	free(t);
+	t = render(x->m, "kconfig");
+	assert_non_null(strstr(t, "# EVENTFD: needed by eventfd2\nCONFIG_EVENTFD=y\n"));
+	assert_non_null(strstr(t, "# KEXEC: only probes need it: kexec_load"));
+	assert_non_null(strstr(t, "POSIX_TIMERS: off for the definition chosen for timer_create"));
+	assert_non_null(strstr(t, "# timer_create also needs: defined(CONFIG_A) || defined(CONFIG_B)"));
+	assert_non_null(strstr(t, "# cachestat: newer than the source tree (6.1), not required"));
+	free(t);
+}
+
+static void test_json(void **state)
+{
+	struct fixture *x = *state;
+	char *t = render(x->m, "json");
+	json_object *root = json_tokener_parse(t), *v, *s;
+
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "schema", &v));
+	assert_string_equal(json_object_get_string(v), "kfootprint-map/1");
+	assert_true(json_object_object_get_ex(root, "syscalls", &v));
+	assert_int_equal(json_object_array_length(v), 4);
+	s = json_object_array_get_idx(v, 0);
+	assert_true(json_object_object_get_ex(s, "kernel", &v));
+	assert_true(json_object_object_get_ex(v, "file", &v));
+	assert_string_equal(json_object_get_string(v), "fs/eventfd.c");
+	assert_true(json_object_object_get_ex(root, "configs", &v));
+	assert_int_equal(json_object_array_length(v), 3); /* EVENTFD, KEXEC, POSIX_TIMERS */
+	assert_true(json_object_object_get_ex(root, "running", &v));
+	assert_true(json_object_object_get_ex(v, "mismatch", &v));
+	assert_non_null(json_object_get_string(v));
+	json_object_put(root);
+	free(t);
+}
+
+static void test_rst(void **state)
+{
+	struct fixture *x = *state;
+	char *t = render(x->m, "rst");
+
+	/* markup characters in Kconfig text are escaped outside literals */
+	assert_non_null(strstr(t, "``MMU && *weird|rst_``"));
+	assert_non_null(strstr(t, ".. list-table::"));
+	assert_int_equal(count(t, ":Version mismatch:"), 1);
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_bad_db),
+	    cmocka_unit_test(test_mutated_db),
+	    cmocka_unit_test_setup_teardown(test_mapping, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kconfig, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rst, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
