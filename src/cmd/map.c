@@ -305,38 +305,33 @@ static char *footprint_subject(const char *path, const struct footprint *fp)
 	return strbuf_detach(&sb);
 }
 
+struct map_job {
+	const struct map_renderer *r;
+	const struct fp_kernel_map *m;
+};
+
+static int render_map(FILE *out, const void *ctx)
+{
+	const struct map_job *job = ctx;
+
+	return job->r->render(job->m, out);
+}
+
 static int write_out(const struct map_opts *o, const struct fp_kernel_map *m)
 {
-	const struct map_renderer *r = map_renderer_find(o->format);
-	struct atomic_file af;
+	struct map_job job = {map_renderer_find(o->format), m};
 
-	if (!o->output) {
-		if (r->render(m, stdout) < 0)
-			return perror_msg("writing standard output");
-		return 0;
-	}
-	if (atomic_file_open(&af, o->output))
-		return -1;
-	if (r->render(m, af.f) < 0) {
-		perror_msg("writing '%s'", o->output);
-		atomic_file_abort(&af);
-		return -1;
-	}
-	return atomic_file_commit(&af);
+	return atomic_file_write(o->output, stdout, render_map, &job);
+}
+
+static int write_db(FILE *out, const void *db)
+{
+	return mapdb_save(db, out);
 }
 
 static int save_db(const char *path, const struct mapdb *db)
 {
-	struct atomic_file af;
-
-	if (atomic_file_open(&af, path))
-		return -1;
-	if (mapdb_save(db, af.f) < 0) {
-		perror_msg("writing '%s'", path);
-		atomic_file_abort(&af);
-		return -1;
-	}
-	return atomic_file_commit(&af);
+	return atomic_file_write(path, stdout, write_db, db);
 }
 
 int cmd_map(int argc, char **argv)

@@ -196,24 +196,26 @@ static void install_stop_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+struct report_job {
+	const struct record_opts *o;
+	const struct footprint *fp;
+};
+
+/* The report, then the kernel map when --map asked for it, in one stream. */
+static int render_report(FILE *out, const void *ctx)
+{
+	const struct report_job *job = ctx;
+
+	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
+		return -1;
+	return job->o->map ? map_footprint_report(job->fp, job->o->map, out) : 0;
+}
+
 static int write_report(const struct record_opts *o, const struct footprint *fp)
 {
-	const struct renderer *r = renderer_find(o->format);
-	struct atomic_file af;
+	struct report_job job = {o, fp};
 
-	if (!o->report) {
-		if (r->render(fp, stderr) < 0)
-			return perror_msg("writing the report");
-		return o->map ? map_footprint_report(fp, o->map, stderr) : 0;
-	}
-	if (atomic_file_open(&af, o->report))
-		return -1;
-	if (r->render(fp, af.f) < 0 || (o->map && map_footprint_report(fp, o->map, af.f) < 0)) {
-		perror_msg("writing '%s'", o->report);
-		atomic_file_abort(&af);
-		return -1;
-	}
-	return atomic_file_commit(&af);
+	return atomic_file_write(o->report, stderr, render_report, &job);
 }
 
 /* The shell's convention: 128 + signal for a workload killed by a signal. */

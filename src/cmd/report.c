@@ -83,23 +83,23 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	return 0;
 }
 
+struct render_job {
+	const struct renderer *r;
+	const struct footprint *fp;
+};
+
+static int render_job(FILE *out, const void *ctx)
+{
+	const struct render_job *job = ctx;
+
+	return job->r->render(job->fp, out);
+}
+
 static int render_to(const struct renderer *r, const struct footprint *fp, const char *path)
 {
-	struct atomic_file af;
+	struct render_job job = {r, fp};
 
-	if (!path) {
-		if (r->render(fp, stdout) < 0)
-			return perror_msg("writing standard output");
-		return 0;
-	}
-	if (atomic_file_open(&af, path) < 0)
-		return -1;
-	if (r->render(fp, af.f) < 0) {
-		perror_msg("writing '%s'", path);
-		atomic_file_abort(&af);
-		return -1;
-	}
-	return atomic_file_commit(&af);
+	return atomic_file_write(path, stdout, render_job, &job);
 }
 
 int cmd_report(int argc, char **argv)

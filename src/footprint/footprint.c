@@ -23,7 +23,7 @@ struct footprint *fp__new(void)
 	return fp;
 }
 
-static void free_argv(char **argv)
+void fp_argv_free(char **argv)
 {
 	if (!argv)
 		return;
@@ -35,7 +35,7 @@ static void free_argv(char **argv)
 static void proc_free(struct fp_proc *p)
 {
 	free(p->exe);
-	free_argv(p->argv);
+	fp_argv_free(p->argv);
 	fp_sctab_release(&p->syscalls);
 	for (uint32_t i = 0; i < p->files_cap; i++) {
 		if (p->files[i]) {
@@ -54,7 +54,7 @@ void fp__free(struct footprint *fp)
 	free(fp->tool);
 	free(fp->host_kernel);
 	free(fp->host_arch);
-	free_argv(fp->argv);
+	fp_argv_free(fp->argv);
 	free(fp->attached_pids);
 	free(fp->label);
 	free(fp->user);
@@ -386,7 +386,7 @@ void fp__proc_read_proc(struct fp_proc *p)
 
 void fp__proc_set_argv(struct fp_proc *p, char **argv)
 {
-	free_argv(p->argv);
+	fp_argv_free(p->argv);
 	p->argv = argv;
 }
 

@@ -132,6 +132,8 @@ void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, cha
 /* The thread group ended: records how and when, and removes it from the pid hash. */
 void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns);
 void fp__proc_set_argv(struct fp_proc *p, char **argv); /* takes ownership of a NULL-terminated vector */
+/* Frees a NULL-terminated vector of strings (NULL is fine). */
+void fp_argv_free(char **argv);
 
 /* --- syscalls --- */
 /*

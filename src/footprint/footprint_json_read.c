@@ -187,15 +187,6 @@ static int get_str(const struct loader *ld, struct json_object *obj, const char 
 	return 0;
 }
 
-static void free_argv(char **argv)
-{
-	if (!argv)
-		return;
-	for (char **a = argv; *a; a++)
-		free(*a);
-	free(argv);
-}
-
 /* An argv array or null; *out stays NULL for null or absent. */
 static int get_argv(const struct loader *ld, struct json_object *obj, const char *ctx, char ***out)
 {
@@ -216,11 +207,11 @@ static int get_argv(const struct loader *ld, struct json_object *obj, const char
 
 		snprintf(key, sizeof(key), "argv[%zu]", i);
 		if (!json_object_is_type(a, json_type_string)) {
-			free_argv(argv);
+			fp_argv_free(argv);
 			return fail(ld, ctx, key, "expected string");
 		}
 		if (to_bytes(ld, a, ctx, key, &argv[i]) < 0) {
-			free_argv(argv);
+			fp_argv_free(argv);
 			return -1;
 		}
 	}

@@ -222,16 +222,12 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	return bad ? -1 : 0;
 }
 
+static int write_json(FILE *out, const void *fp)
+{
+	return fp__write_json(fp, out);
+}
+
 int fp__save(const struct footprint *fp, const char *path)
 {
-	struct atomic_file af;
-
-	if (atomic_file_open(&af, path) < 0)
-		return -1;
-	if (fp__write_json(fp, af.f) < 0) {
-		perror_msg("writing '%s'", path);
-		atomic_file_abort(&af);
-		return -1;
-	}
-	return atomic_file_commit(&af);
+	return atomic_file_write(path, stdout, write_json, fp);
 }

@@ -96,6 +96,34 @@ static char *run_subject(const struct footprint *fp)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * The map of fp's syscalls of one ABI from the built-in database, which it borrows: the caller frees the map,
+ * then *dbp. NULL when fp has none of that ABI (unless always) or on an error, which sets *rc after reporting it.
+ */
+static struct fp_kernel_map *map_abi(const struct footprint *fp, enum kf_abi abi, const struct kf_running *run,
+				     const char *subject, bool always, struct mapdb **dbp, int *rc)
+{
+	struct fp_kernel_map *m = NULL;
+	struct mapdb *db;
+	char *err = NULL;
+	size_t n;
+	struct kmap_input *in = kmap_inputs_footprint(fp, abi, &n);
+
+	if (!n && !always) {
+		free(in);
+		return NULL;
+	}
+	*dbp = db = mapdb_builtin(abi, &err);
+	if (!db) {
+		*rc = error("--map: %s", err);
+		free(err);
+	} else {
+		m = kmap_build(db, run, in, n, subject);
+	}
+	free(in);
+	return m;
+}
+
 int map_footprint_report(const struct footprint *fp, const char *format, FILE *out)
 {
 	static const enum kf_abi abis[] = {KF_ABI_X86_64, KF_ABI_I386};
@@ -109,32 +137,18 @@ int map_footprint_report(const struct footprint *fp, const char *format, FILE *o
 	kf_running__load(&run, NULL, NULL);
 	subject = run_subject(fp);
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]) && !rc; a++) {
-		struct kmap_input *in;
-		struct fp_kernel_map *m;
-		struct mapdb *db;
-		char *err = NULL;
-		size_t n;
+		/* x86_64 always, other ABIs when used */
+		struct mapdb *db = NULL;
+		struct fp_kernel_map *m = map_abi(fp, abis[a], &run, subject, a == 0, &db, &rc);
 
-		in = kmap_inputs_footprint(fp, abis[a], &n);
-		if (!n && a > 0) { /* x86_64 always, other ABIs when used */
-			free(in);
+		if (!m)
 			continue;
-		}
-		db = mapdb_builtin(abis[a], &err);
-		if (!db) {
-			rc = error("--map: %s", err);
-			free(err);
-			free(in);
-			break;
-		}
-		m = kmap_build(db, &run, in, n, subject);
 		if (strcmp(r->name, "json") && strcmp(r->name, "kconfig"))
 			fputc('\n', out); /* apart from the footprint report before it */
 		if (r->render(m, out) < 0)
 			rc = perror_msg("writing the map");
 		kmap_free(m);
 		mapdb_free(db);
-		free(in);
 	}
 	free(subject);
 	kf_running__release(&run);
@@ -202,29 +216,14 @@ int map_annotate_footprint_json(const char *path, const struct footprint *fp)
 	kf_running__load(&run, NULL, NULL);
 	configs = json_object_new_array();
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]) && !rc; a++) {
-		struct fp_kernel_map *m;
-		struct kmap_input *in;
-		struct mapdb *db;
-		char *err = NULL;
-		size_t n;
+		struct mapdb *db = NULL;
+		struct fp_kernel_map *m = map_abi(fp, abis[a], &run, "this run", false, &db, &rc);
 
-		in = kmap_inputs_footprint(fp, abis[a], &n);
-		if (!n) {
-			free(in);
+		if (!m)
 			continue;
-		}
-		db = mapdb_builtin(abis[a], &err);
-		if (!db) {
-			rc = error("--map: %s", err);
-			free(err);
-			free(in);
-			break;
-		}
-		m = kmap_build(db, &run, in, n, "this run");
 		annotate(root, m, configs);
 		kmap_free(m);
 		mapdb_free(db);
-		free(in);
 	}
 	json_object_object_add(root, "configs", configs);
 	if (!rc && !atomic_file_open(&af, path)) {

@@ -88,3 +88,23 @@ void atomic_file_abort(struct atomic_file *af)
 	free(af->tmp);
 	memset(af, 0, sizeof(*af));
 }
+
+int atomic_file_write(const char *path, FILE *dflt, int (*write)(FILE *out, const void *ctx), const void *ctx)
+{
+	struct atomic_file af;
+
+	if (!path) {
+		/* stdout is checked once more at exit (main.c), where buffered write errors surface */
+		if (write(dflt, ctx) < 0)
+			return perror_msg("writing %s", dflt == stderr ? "standard error" : "standard output");
+		return 0;
+	}
+	if (atomic_file_open(&af, path) < 0)
+		return -1;
+	if (write(af.f, ctx) < 0) {
+		perror_msg("writing '%s'", path);
+		atomic_file_abort(&af);
+		return -1;
+	}
+	return atomic_file_commit(&af);
+}

@@ -21,4 +21,10 @@ int atomic_file_commit(struct atomic_file *af);
 /* Throws the temporary file away. */
 void atomic_file_abort(struct atomic_file *af);
 
+/*
+ * The whole pattern: write(out, ctx) into path atomically, or straight into dflt when path is NULL. write
+ * returns < 0 on a write error (errno set). 0, or -1 after reporting "kfootprint: writing 'path': why".
+ */
+int atomic_file_write(const char *path, FILE *dflt, int (*write)(FILE *out, const void *ctx), const void *ctx);
+
 #endif
