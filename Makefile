@@ -11,6 +11,7 @@ APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
 VERSION   := 0.1.0
 BUILD     := build
+NPROC     := $(shell nproc 2>/dev/null || echo 2)
 CC        ?= gcc
 CLANG     ?= clang
 BPFTOOL   ?= bpftool
@@ -142,8 +143,8 @@ fuzz: fuzz-build
 		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit workloads
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all unit workloads
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
 run: deps all
