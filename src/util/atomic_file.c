@@ -10,8 +10,16 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/*
+ * Only a regular file (or a name not taken yet) is replaced by rename: a device, a FIFO or a socket
+ * (--report /dev/null, a pipe given as /dev/stdout) is written in place, and a symbolic link keeps pointing
+ * where it did while its target is replaced.
+ */
 int atomic_file_open(struct atomic_file *af, const char *path)
 {
+	struct stat st;
+	char *target = NULL;
+	mode_t mode;
 	int fd;
 
 	memset(af, 0, sizeof(*af));
@@ -20,16 +28,37 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		af->f = stdout;
 		return 0;
 	}
-	af->tmp = xasprintf("%s.tmp.XXXXXX", path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			perror_msg("'%s'", path);
+			goto fail;
+		}
+		af->f = fopen(path, "we");
+		if (!af->f) {
+			perror_msg("'%s'", path);
+			goto fail;
+		}
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		target = realpath(path, NULL);
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t um = umask(0);
+
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	af->target = target ? target : xstrdup(path);
+	af->tmp = xasprintf("%s.tmp.XXXXXX", af->target);
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
 		perror_msg("'%s'", path);
 		goto fail;
 	}
-	/* mkstemp makes 0600; an output file should get the usual 0666 & ~umask. */
-	mode_t um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um) < 0) {
+	/* mkstemp makes 0600: an existing file keeps its mode, a new one gets 0666 & ~umask. */
+	if (fchmod(fd, mode) < 0) {
 		perror_msg("'%s'", path);
 		close(fd);
 		unlink(af->tmp);
@@ -46,8 +75,17 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 fail:
 	free(af->path);
 	free(af->tmp);
+	free(af->target);
 	memset(af, 0, sizeof(*af));
 	return -1;
+}
+
+static void release(struct atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp);
+	free(af->target);
+	memset(af, 0, sizeof(*af));
 }
 
 int atomic_file_commit(struct atomic_file *af)
@@ -56,23 +94,26 @@ int atomic_file_commit(struct atomic_file *af)
 
 	if (!af->f)
 		return -1;
-	if (!af->tmp) {
+	if (af->f == stdout) {
 		if (fflush(af->f) || ferror(af->f))
 			ret = perror_msg("writing standard output");
+	} else if (!af->tmp) {
+		int bad = ferror(af->f);
+
+		if (fclose(af->f) || bad)
+			ret = perror_msg("writing '%s'", af->path);
 	} else {
 		int bad = ferror(af->f);
 
 		if (fclose(af->f) || bad) {
 			ret = perror_msg("writing '%s'", af->path);
 			unlink(af->tmp);
-		} else if (rename(af->tmp, af->path) < 0) {
+		} else if (rename(af->tmp, af->target) < 0) {
 			ret = perror_msg("'%s'", af->path);
 			unlink(af->tmp);
 		}
 	}
-	free(af->path);
-	free(af->tmp);
-	memset(af, 0, sizeof(*af));
+	release(af);
 	return ret;
 }
 
@@ -80,13 +121,11 @@ void atomic_file_abort(struct atomic_file *af)
 {
 	if (!af->f)
 		return;
-	if (af->tmp) {
+	if (af->f != stdout)
 		fclose(af->f);
+	if (af->tmp)
 		unlink(af->tmp);
-	}
-	free(af->path);
-	free(af->tmp);
-	memset(af, 0, sizeof(*af));
+	release(af);
 }
 
 int atomic_file_write(const char *path, FILE *dflt, int (*write)(FILE *out, const void *ctx), const void *ctx)

@@ -6,12 +6,14 @@
 
 /*
  * An output file that appears whole or not at all: written to a temporary file beside the target, then
- * renamed over it. "-" means standard output (written directly).
+ * renamed over it. "-" means standard output; a path that exists and is not a regular file (/dev/null, a FIFO)
+ * is written in place, since renaming over it would replace the device or pipe with a file.
  */
 struct atomic_file {
 	FILE *f;
 	char *path;
-	char *tmp; /* NULL for "-" */
+	char *tmp;    /* NULL when written in place: "-", a device, a FIFO */
+	char *target; /* what tmp is renamed over: path, or the file a symbolic link at path points to */
 };
 
 /* 0, or -1 after reporting "kfootprint: 'path': why". */

@@ -132,7 +132,7 @@ static void test_atomic_file(void **state)
 	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json"), -1);
 	/* a full disk: the write fails at commit and the old file stays */
 	if (access("/dev/full", W_OK) == 0) {
-		struct atomic_file full = { 0 };
+		struct atomic_file full = {0};
 		assert_int_equal(atomic_file_open(&full, path), 0);
 		fclose(full.f);
 		full.f = fopen("/dev/full", "w");
@@ -149,13 +149,59 @@ static void test_atomic_file(void **state)
 	rmdir(dir);
 }
 
+/* Renaming over /dev/null would replace the device with a file: devices are written in place. */
+static void test_atomic_file_devices_and_links(void **state)
+{
+	char dir[] = "/tmp/kf-unit.XXXXXX";
+	char target[128], link[128], buf[64];
+	struct atomic_file af;
+	struct stat st;
+	FILE *f;
+
+	assert_int_equal(atomic_file_open(&af, "/dev/null"), 0);
+	assert_null(af.tmp);
+	fputs("discarded", af.f);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+
+	/* a directory is an error, not a rename */
+	assert_int_equal(atomic_file_open(&af, "/tmp"), -1);
+
+	/* a link keeps pointing at its target, which gets the new content and keeps its mode */
+	assert_non_null(mkdtemp(dir));
+	snprintf(target, sizeof(target), "%s/real.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	f = fopen(target, "w");
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(chmod(target, 0640), 0);
+	assert_int_equal(symlink("real.json", link), 0);
+	assert_int_equal(atomic_file_open(&af, link), 0);
+	fputs("new\n", af.f);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	f = fopen(target, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "new\n");
+	assert_int_equal(count_entries(dir), 2);
+	unlink(link);
+	unlink(target);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_parse_seconds),
-		cmocka_unit_test(test_parse_ulong_and_pids),
-		cmocka_unit_test(test_atomic_file),
+	    cmocka_unit_test(test_strbuf),
+	    cmocka_unit_test(test_parse_seconds),
+	    cmocka_unit_test(test_parse_ulong_and_pids),
+	    cmocka_unit_test(test_atomic_file),
+	    cmocka_unit_test(test_atomic_file_devices_and_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
