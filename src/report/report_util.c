@@ -8,7 +8,6 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-
 void rpt_add_display(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

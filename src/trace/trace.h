@@ -15,15 +15,15 @@
  */
 
 struct trace_opts {
-	char **argv;       /* command to start, or NULL when attaching */
-	pid_t *pids;       /* -p: processes to attach to */
+	char **argv; /* command to start, or NULL when attaching */
+	pid_t *pids; /* -p: processes to attach to */
 	size_t npids;
 	double duration;   /* -d: seconds of observation, 0 = until the workload ends */
 	bool keep_running; /* on -d expiry of a started command: detach instead of stopping it */
 	const char *user;  /* -u: run the command as this user */
-	FILE *log;         /* --log: chronological per-call log, or NULL */
-	bool no_pin;       /* --no-pin: leave CPU placement to the scheduler */
-	bool no_time;      /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
+	FILE *log;	   /* --log: chronological per-call log, or NULL */
+	bool no_pin;	   /* --no-pin: leave CPU placement to the scheduler */
+	bool no_time;	   /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
 	/*
 	 * Set asynchronously (Ctrl-C, SIGTERM, SIGHUP) to the signal number: the backend must stop observing,
 	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.

@@ -74,7 +74,6 @@ static void sep(json_writer_t *w)
 	w->stack[w->depth - 1].first = false;
 }
 
-
 static void put_string(json_writer_t *w, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

@@ -92,7 +92,7 @@ static void test_processes_and_pid_reuse(void **state)
 	assert_ptr_equal(fp__proc_find(fp, 11), b);
 	assert_ptr_equal(fp__parent(fp, b), a);
 	assert_true(b->start_s > 0.99 && b->start_s < 1.01);
-	fp__proc_exit(fp, b, (struct fp_exit){ FP_EXIT_SIGNAL, SIGKILL, false }, fp->t0_ns + 2000000000ull);
+	fp__proc_exit(fp, b, (struct fp_exit){FP_EXIT_SIGNAL, SIGKILL, false}, fp->t0_ns + 2000000000ull);
 	assert_null(fp__proc_find(fp, 11));
 	assert_true(b->end_s > 1.99);
 	/* pid 11 comes back: a new process; the old one keeps its record */
@@ -182,13 +182,13 @@ static void test_incomplete_keeps_first_reason(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_account_counts_calls_errors_errnos),
-		cmocka_unit_test(test_abis_are_distinct_and_unknown_numbers_named),
-		cmocka_unit_test(test_table_grows_beyond_initial_capacity),
-		cmocka_unit_test(test_processes_and_pid_reuse),
-		cmocka_unit_test(test_open_counts_read_write),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_incomplete_keeps_first_reason),
+	    cmocka_unit_test(test_account_counts_calls_errors_errnos),
+	    cmocka_unit_test(test_abis_are_distinct_and_unknown_numbers_named),
+	    cmocka_unit_test(test_table_grows_beyond_initial_capacity),
+	    cmocka_unit_test(test_processes_and_pid_reuse),
+	    cmocka_unit_test(test_open_counts_read_write),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_incomplete_keeps_first_reason),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
