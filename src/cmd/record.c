@@ -46,7 +46,7 @@ static const char usage_text[] =
     "      --keep-running     on --duration expiry, detach from a started command instead of stopping it\n"
     "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
     "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
-    "      --no-pin           ptrace: do not keep the tracer on the CPU the workload runs on\n"
+    "      --no-pin           ptrace: do not run the command on the tracer's CPU (see the README)\n"
     "      --no-time          bpf: count calls and errors only, not the time in each call (cheaper)\n"
     "      --label NAME       a label for this scenario, kept in the footprint\n"
     "      --map[=FORMAT]     then map the syscalls to kernel source and options (see 'kfootprint map')\n"
