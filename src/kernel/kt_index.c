@@ -327,7 +327,7 @@ static void resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_
 	}
 	if (!row->entry) {
 		s->status = KT_NO_ENTRY;
-		s->unresolved = xstrdup("no entry point in the syscall table (not implemented)");
+		s->unresolved = xstrdup("no entry point in the syscall table: the kernel has no code for it");
 		return;
 	}
 	const char *row_entry = row->entry;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /*
@@ -51,7 +52,12 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		mode = 0666 & ~um;
 	}
 	af->target = target ? target : xstrdup(path);
-	af->tmp = xasprintf("%s.tmp.XXXXXX", af->target);
+	/* mkstemp's template: the name, then six X it replaces */
+	struct strbuf tmpl = STRBUF_INIT;
+
+	strbuf_addf(&tmpl, "%s.tmp.", af->target);
+	strbuf_addchars(&tmpl, 'X', 6);
+	af->tmp = strbuf_detach(&tmpl);
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
 		perror_msg("'%s'", path);
