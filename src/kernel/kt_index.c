@@ -90,6 +90,25 @@ static const char *arch_symbol(const struct kt_index *idx, const char *name, boo
 	return NULL;
 }
 
+static const char *default_value(struct kt_index *idx, const char *name);
+
+/* True when an option that is on selects name ("X if COND" entries of the reverse select map). */
+static bool selected(struct kt_index *idx, const char *name)
+{
+	struct kt_strv *sel = kt_map_get(&idx->kc.rsel, name);
+	bool on = false;
+
+	for (size_t i = 0; !on && sel && i < sel->n; i++) {
+		const char *s = sel->v[i];
+		const char *iff = strstr(s, " if ");
+		char *who = iff ? xstrndup(s, (size_t)(iff - s)) : xstrdup(s);
+
+		on = default_value(idx, who) && (!iff || kt_kexpr_eval(iff + 4, lookup, idx) > 0);
+		free(who);
+	}
+	return on;
+}
+
 /* The Kconfig-derived value of an option (see kt_index_build in ktree.h). */
 static const char *default_value(struct kt_index *idx, const char *name)
 {
@@ -129,26 +148,11 @@ static const char *default_value(struct kt_index *idx, const char *name)
 			}
 			free(e);
 		}
-		struct kt_strv *sel = kt_map_get(&idx->kc.rsel, name);
-		for (size_t i = 0; (!v || v == off_marker) && sel && i < sel->n; i++) {
-			const char *s = sel->v[i];
-			const char *iff = strstr(s, " if ");
-			char *who = iff ? xstrndup(s, (size_t)(iff - s)) : xstrdup(s);
-			if (default_value(idx, who) && (!iff || kt_kexpr_eval(iff + 4, lookup, idx) > 0))
-				v = "y";
-			free(who);
-		}
-	} else {
+		if ((!v || v == off_marker) && selected(idx, name))
+			v = "y";
+	} else if (selected(idx, name)) {
 		/* select overrides depends on in Kconfig */
-		struct kt_strv *sel = kt_map_get(&idx->kc.rsel, name);
-		for (size_t i = 0; !v && sel && i < sel->n; i++) {
-			const char *s = sel->v[i];
-			const char *iff = strstr(s, " if ");
-			char *who = iff ? xstrndup(s, (size_t)(iff - s)) : xstrdup(s);
-			if (default_value(idx, who) && (!iff || kt_kexpr_eval(iff + 4, lookup, idx) > 0))
-				v = "y";
-			free(who);
-		}
+		v = "y";
 	}
 	if (v == off_marker)
 		v = NULL;
