@@ -46,87 +46,42 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	return rc == -EEXIST ? 0 : rc;
 }
 
-/* In the child: wait for the go, become the user, exec. Never returns. */
-static void child_exec(const struct trace_opts *opts, const char *path, int go_fd, pid_t parent)
+/* In the held child: if kfootprint dies, its programs go with it, so the command must not run on unobserved
+ * (as with ptrace's EXITKILL). Not with --keep-running, which exists to leave the command running. */
+static void die_with_parent(const void *ctx)
 {
-	extern char **environ;
-	char c;
-	ssize_t n;
+	const struct trace_opts *opts = ctx;
 
-	/* kfootprint ignores SIGPIPE; the workload gets the default back, as it would untraced. */
-	signal(SIGPIPE, SIG_DFL);
-	/* If kfootprint dies, its programs go with it: the command must not run on unobserved (as with ptrace's
-	 * EXITKILL). Not with --keep-running, which exists to leave the command running. */
 	if (!opts->keep_running && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(127);
-	do
-		n = read(go_fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1 || getppid() != parent) /* kfootprint is gone or gave up: never run untraced */
-		_exit(127);
-	close(go_fd);
-	if (opts->user && trace_drop_privileges(opts->user) < 0)
-		_exit(127);
-	/* Our own calls until the execve succeeds are not counted: the task is in KF_TASK_WAIT_EXEC. */
-	execve(path, opts->argv, environ);
-	perror_msg("'%s'", opts->argv[0]);
-	_exit(errno == ENOENT ? 127 : 126);
 }
 
 int bpf_start_command(struct bpf_session *s, int *go_fd)
 {
-	char *path = trace_find_command(s->opts->argv[0]);
-	int pipefd[2], rc;
-	pid_t pid, parent;
+	pid_t pid = trace_start_command(s->opts, die_with_parent, s->opts, go_fd);
+	int rc;
 
-	if (!path)
-		return error("'%s': command not found", s->opts->argv[0]);
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(path);
-		return perror_msg("pipe");
-	}
-	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0) {
-		free(path);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return perror_msg("fork");
-	}
-	if (pid == 0) {
-		close(pipefd[1]);
-		child_exec(s->opts, path, pipefd[0], parent);
-	}
-	free(path);
-	close(pipefd[0]);
+	if (pid < 0)
+		return -1;
 	s->root = pid;
 	rc = seed_task(s, pid, pid, 1, KF_TASK_WAIT_EXEC);
 	if (rc < 0) {
 		errno = -rc;
 		perror_msg("bpf: following the command (pid %d)", (int)pid);
-		close(pipefd[1]); /* the child exits 127 without running the command */
+		close(*go_fd); /* the child exits 127 without running the command */
 		waitpid(pid, NULL, 0);
 		s->root_reaped = true;
 		return -1;
 	}
 	bpf_set_proc(s, 1, fp__proc_new(s->fp, pid, getpid(), fp__now_ns()));
 	s->nlive = 1;
-	*go_fd = pipefd[1];
 	return 0;
 }
 
 int bpf_release_command(struct bpf_session *s, int go_fd)
 {
-	ssize_t n;
-
-	do
-		n = write(go_fd, "g", 1);
-	while (n < 0 && errno == EINTR);
-	close(go_fd);
-	if (n != 1)
-		return perror_msg("bpf: releasing the command");
-	return 0;
+	(void)s;
+	return trace_release_command(go_fd);
 }
 
 /* Seeds the threads of one process not seeded yet; returns how many were new, or -1 after reporting. */

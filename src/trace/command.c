@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "trace/trace.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 char *trace_find_command(const char *name)
@@ -24,4 +29,80 @@ char *trace_find_command(const char *name)
 	}
 	free(dirs);
 	return found;
+}
+
+/* Never returns. */
+static void child_exec(const struct trace_opts *opts, const char *path, void (*setup)(const void *ctx), const void *ctx,
+		       int go_fd)
+{
+	extern char **environ;
+	char c;
+	ssize_t n;
+
+	/* kfootprint ignores SIGPIPE for itself; the workload gets the default back, as it would untraced. */
+	signal(SIGPIPE, SIG_DFL);
+	/* Credentials first: changing them clears a parent-death signal that setup() may ask for. */
+	if (opts->user && trace_drop_privileges(opts->user) < 0)
+		_exit(127);
+	if (setup)
+		setup(ctx);
+	do
+		n = read(go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) /* the tracer is gone or gave up: never run untraced */
+		_exit(127);
+	close(go_fd);
+	execve(path, opts->argv, environ);
+	perror_msg("'%s'", opts->argv[0]);
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd)
+{
+	char *path = trace_find_command(opts->argv[0]);
+	int pipefd[2];
+	pid_t pid;
+
+	if (!path)
+		return error("'%s': command not found", opts->argv[0]);
+	if (opts->user) { /* refuse an unknown user here, before anything runs */
+		uid_t uid;
+		gid_t gid;
+
+		if (trace_lookup_user(opts->user, &uid, &gid, NULL) < 0) {
+			free(path);
+			return -1;
+		}
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(path);
+		return perror_msg("pipe");
+	}
+	fflush(NULL); /* the child must not write our buffered output a second time */
+	pid = fork();
+	if (pid < 0) {
+		free(path);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return perror_msg("fork");
+	}
+	if (pid == 0) {
+		close(pipefd[1]);
+		child_exec(opts, path, setup, ctx, pipefd[0]);
+	}
+	free(path);
+	close(pipefd[0]);
+	*go_fd = pipefd[1];
+	return pid;
+}
+
+int trace_release_command(int go_fd)
+{
+	ssize_t n;
+
+	do
+		n = write(go_fd, "g", 1);
+	while (n < 0 && errno == EINTR);
+	close(go_fd);
+	return n == 1 ? 0 : perror_msg("starting the command");
 }

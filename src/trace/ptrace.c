@@ -423,27 +423,13 @@ static int trace_loop(struct pt_state *st)
 
 /* --- starting a command ----------------------------------------------------------------------------- */
 
-/* In the child: become the workload's user, wait for the tracer, exec. Never returns. */
-static void child_exec(const struct trace_opts *opts, const char *path, int go_fd, int cpu)
+/* In the held child: run on the tracer's CPU (see ptrace_cpu.c). */
+static void pin_child(const void *ctx)
 {
-	extern char **environ;
-	char c;
-	ssize_t n;
+	int cpu = *(const int *)ctx;
 
-	/* kfootprint ignores SIGPIPE for itself; the workload gets the default back (as it would untraced). */
-	signal(SIGPIPE, SIG_DFL);
 	if (cpu >= 0 && pt_cpu_pin(cpu) < 0)
 		debug("cannot pin the command to CPU %d", cpu);
-	if (opts->user && trace_drop_privileges(opts->user) < 0)
-		_exit(127);
-	do
-		n = read(go_fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1) /* the tracer is gone: do not run untraced */
-		_exit(127);
-	execve(path, opts->argv, environ);
-	perror_msg("'%s'", opts->argv[0]);
-	_exit(errno == ENOENT ? 127 : 126);
 }
 
 /*
@@ -452,46 +438,18 @@ static void child_exec(const struct trace_opts *opts, const char *path, int go_f
  */
 static int start_command(struct pt_state *st)
 {
-	const struct trace_opts *opts = st->opts;
-	char *path = trace_find_command(opts->argv[0]);
-	int pipefd[2], status;
+	int go_fd, status;
 	struct pt_task *t;
 	struct pt_group *g;
-	pid_t pid;
+	pid_t pid = trace_start_command(st->opts, pin_child, &st->cpu, &go_fd);
 
-	if (!path)
-		return error("'%s': command not found", opts->argv[0]);
-	if (opts->user) { /* refuse an unknown user here, before anything runs */
-		uid_t uid;
-		gid_t gid;
-
-		if (trace_lookup_user(opts->user, &uid, &gid, NULL) < 0) {
-			free(path);
-			return -1;
-		}
-	}
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(path);
-		return perror_msg("pipe");
-	}
-	pid = fork();
-	if (pid < 0) {
-		free(path);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return perror_msg("fork");
-	}
-	if (pid == 0) {
-		close(pipefd[1]);
-		child_exec(opts, path, pipefd[0], st->cpu);
-	}
-	free(path);
-	close(pipefd[0]);
+	if (pid < 0)
+		return -1;
 	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)(PT_OPTIONS | PTRACE_O_EXITKILL)) < 0 ||
 	    ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) < 0) {
 		perror_msg("ptrace: seizing the command");
 		kill(pid, SIGKILL);
-		close(pipefd[1]);
+		close(go_fd);
 		waitpid(pid, &status, 0);
 		return -1;
 	}
@@ -499,7 +457,7 @@ static int start_command(struct pt_state *st)
 		if (errno != EINTR) {
 			perror_msg("waitpid");
 			kill(pid, SIGKILL);
-			close(pipefd[1]);
+			close(go_fd);
 			return -1;
 		}
 	}
@@ -512,9 +470,7 @@ static int start_command(struct pt_state *st)
 		resume(st, t, 0, false);
 	else
 		handle(st, pid, status);
-	if (write(pipefd[1], "g", 1) != 1)
-		perror_msg("starting the command");
-	close(pipefd[1]);
+	trace_release_command(go_fd);
 	return 0;
 }
 

@@ -52,6 +52,17 @@ extern const struct backend backend_bpf;
  */
 char *trace_find_command(const char *name);
 
+/*
+ * Starts opts->argv held before its execve, so a backend can set itself up on the pid first and lose nothing
+ * of the command. In the child: SIGPIPE back to default, the -u user taken on, then setup(ctx) (say, a CPU to
+ * run on), then a wait for trace_release_command(); should the backend go away or close *go_fd instead, the
+ * child exits 127 without running the command. Returns the pid and sets *go_fd, or -1 after reporting (a
+ * missing command, an unknown user: nothing was started).
+ */
+pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd);
+/* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */
+int trace_release_command(int go_fd);
+
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);
 /* Parses a user name or uid into ids; 0 or -1 after reporting. */
