@@ -280,6 +280,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto out;
+	if (o.trace.npids && trace_check_pids(o.trace.pids, &o.trace.npids) < 0)
+		goto out;
 	if (o.trace.user && getuid() != 0) {
 		error("-u needs root: kfootprint must keep its privileges while the workload drops them");
 		goto out;

@@ -54,28 +54,6 @@ static int usable(char *why, size_t len)
 	return rc;
 }
 
-/* A numeric field of /proc/PID/status ("Tgid:", "PPid:"); -1 when unreadable. */
-static long status_field(pid_t pid, const char *field)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char path[64];
-	long v = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (strbuf_read_file(&sb, path) == 0) {
-		size_t flen = strlen(field);
-
-		for (char *line = sb.buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-			if (!strncmp(line, field, flen)) {
-				v = strtol(line + flen, NULL, 10);
-				break;
-			}
-		}
-	}
-	strbuf_release(&sb);
-	return v;
-}
-
 /* --- resuming and forgetting tasks ------------------------------------------------------------------ */
 
 static void forget_group_if_empty(struct pt_state *st, struct pt_group *g)
@@ -285,8 +263,8 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 		if (!WIFSTOPPED(status))
 			return; /* a task we detached from, or our started command after --keep-running */
 		/* A new task whose creator's fork event is still queued: /proc says whose it is. */
-		tgid = status_field(tid, "Tgid:");
-		ppid = status_field(tid, "PPid:");
+		tgid = trace_status_field(tid, "Tgid:");
+		ppid = trace_status_field(tid, "PPid:");
 		t = new_task(st, tid, tgid > 0 ? (pid_t)tgid : tid, ppid > 0 ? (pid_t)ppid : 0);
 		pt_cpu_new_task(st, t);
 	}
@@ -476,6 +454,24 @@ static int start_command(struct pt_state *st)
 
 /* --- attaching to running processes ---------------------------------------------------------------- */
 
+/* Why PTRACE_SEIZE said EPERM, when /proc tells: another tracer holds it, or it is a kernel thread. */
+static int attach_refused(pid_t pid)
+{
+	int saved = errno;
+	long tracer = trace_status_field(pid, "TracerPid:");
+	struct trace_stat st;
+
+	if (tracer > 0) {
+		if (trace_read_stat((pid_t)tracer, &st) < 0)
+			snprintf(st.comm, sizeof(st.comm), "?");
+		return error("-p %d: already traced by %ld (%s)", (int)pid, tracer, st.comm);
+	}
+	if (trace_read_stat(pid, &st) == 0 && st.kthread)
+		return error("-p %d: is a kernel thread (%s)", (int)pid, st.comm);
+	errno = saved;
+	return perror_msg("ptrace: attaching to process %d", (int)pid);
+}
+
 /* Seizes every thread of g not seized yet; returns how many were new, or -1 when none could be. */
 static int seize_threads(struct pt_state *st, struct pt_group *g)
 {
@@ -499,7 +495,7 @@ static int seize_threads(struct pt_state *st, struct pt_group *g)
 				perror_msg("ptrace: seizing task %d", (int)tid);
 			if (tid == g->tgid && errno == EPERM && !g->ntasks) {
 				closedir(d);
-				return perror_msg("ptrace: attaching to process %d", (int)tid);
+				return attach_refused(tid);
 			}
 			continue;
 		}
@@ -515,7 +511,7 @@ static int seize_threads(struct pt_state *st, struct pt_group *g)
 static int attach_all(struct pt_state *st)
 {
 	for (size_t i = 0; i < st->opts->npids; i++) {
-		long tgid = status_field(st->opts->pids[i], "Tgid:");
+		long tgid = trace_status_field(st->opts->pids[i], "Tgid:");
 		struct fp_proc *p;
 		struct pt_group *g;
 		int n;
@@ -524,7 +520,7 @@ static int attach_all(struct pt_state *st)
 			return error("process %d: no such process", (int)st->opts->pids[i]);
 		if (pt_group_find(st, (pid_t)tgid))
 			continue;
-		p = fp__proc_new(st->fp, (pid_t)tgid, (pid_t)status_field((pid_t)tgid, "PPid:"), fp__now_ns());
+		p = fp__proc_new(st->fp, (pid_t)tgid, (pid_t)trace_status_field((pid_t)tgid, "PPid:"), fp__now_ns());
 		p->attached = true;
 		p->threads = 0;
 		fp__proc_read_proc(p);

@@ -63,6 +63,25 @@ pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const voi
 /* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */
 int trace_release_command(int go_fd);
 
+/* What /proc/PID/stat says of a task. */
+struct trace_stat {
+	char state; /* R, S, D, Z, ... */
+	pid_t ppid;
+	bool kthread;		  /* PF_KTHREAD */
+	unsigned long long start; /* start time in clock ticks after boot: with the pid, names one process */
+	char comm[64];
+};
+/* 0, or -1 with errno set (ESRCH/ENOENT: no such task). */
+int trace_read_stat(pid_t pid, struct trace_stat *st);
+/* A numeric field of /proc/PID/status ("Tgid:", "TracerPid:"); -1 when absent or unreadable. */
+long trace_status_field(pid_t pid, const char *field);
+/*
+ * -p, for both backends: each pid must name a live user-space process other than kfootprint; a thread's id
+ * becomes its process's (said on stderr); a pid given twice is attached once. Rewrites pids and *npids in
+ * place. 0, or -1 after reporting "-p N: why" in one line.
+ */
+int trace_check_pids(pid_t *pids, size_t *npids);
+
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);
 /* Parses a user name or uid into ids; 0 or -1 after reporting. */

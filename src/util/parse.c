@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,14 @@ int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long
 	return 0;
 }
 
+static bool has_pid(const pid_t *pids, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
 int parse_pid_list(const char *opt, const char *s, pid_t **pids, size_t *n)
 {
 	const char *p = s;
@@ -67,11 +76,13 @@ int parse_pid_list(const char *opt, const char *s, pid_t **pids, size_t *n)
 			return error("invalid %s '%s': not a list of process ids", opt, s);
 		if (kill((pid_t)v, 0) < 0 && errno == ESRCH)
 			return error("invalid %s '%s': no process %ld", opt, s, v);
-		*pids = xrealloc(*pids, (*n + 1) * sizeof(**pids));
-		(*pids)[(*n)++] = (pid_t)v;
 		p = *end ? end + 1 : end;
 		if (*end == ',' && !*p)
 			return error("invalid %s '%s': trailing comma", opt, s);
+		if (has_pid(*pids, *n, (pid_t)v))
+			continue; /* -p N,N: one process, attached once */
+		*pids = xrealloc(*pids, (*n + 1) * sizeof(**pids));
+		(*pids)[(*n)++] = (pid_t)v;
 	}
 	return 0;
 }

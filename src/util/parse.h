@@ -11,7 +11,7 @@
  */
 /* A positive, finite number of seconds: "5", "0.5", "2m", "1h" (s, m, h suffixes). */
 int parse_seconds(const char *opt, const char *s, double *out);
-/* "PID[,PID...]": positive pids that exist now; appends to *pids (realloc'd). */
+/* "PID[,PID...]": positive pids that exist now; appends to *pids (realloc'd) those not in it yet. */
 int parse_pid_list(const char *opt, const char *s, pid_t **pids, size_t *n);
 /* An unsigned integer in [min, max]. */
 int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long max, unsigned long *out);

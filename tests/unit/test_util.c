@@ -85,6 +85,10 @@ static void test_parse_ulong_and_pids(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(pids[0], getpid());
 	assert_int_equal(pids[1], 1);
+	/* -p N,N, or a second -p N: one process, attached once */
+	snprintf(buf, sizeof(buf), "%d,1,%d", (int)getpid(), (int)getpid());
+	assert_int_equal(parse_pid_list("-p", buf, &pids, &n), 0);
+	assert_int_equal(n, 2);
 	assert_int_equal(parse_pid_list("-p", "1,", &pids, &n), -1);
 	assert_int_equal(parse_pid_list("-p", "abc", &pids, &n), -1);
 	assert_int_equal(parse_pid_list("-p", "0", &pids, &n), -1);
