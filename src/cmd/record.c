@@ -12,6 +12,7 @@
 #include "footprint/footprint.h"
 #include "report/map_report.h"
 #include "report/report.h"
+#include "trace/contain.h"
 #include "trace/trace.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -42,8 +43,8 @@ static const char usage_text[] =
     "      --log FILE         chronological log, one line per call (like strace -f -o); ptrace only\n"
     "  -p, --pid PID[,PID]    attach to every thread of running processes (and their later children)\n"
     "  -d, --duration SECS    stop observing after SECS (suffix s, m, h); a started command is stopped\n"
-    "                         with SIGTERM, then SIGKILL, unless --keep-running\n"
-    "      --keep-running     on --duration expiry, detach from a started command instead of stopping it\n"
+    "                         (see below), unless --keep-running\n"
+    "      --keep-running     with --duration: when observation ends, leave a started command running\n"
     "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
     "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
     "      --no-pin           ptrace: do not run the command on the tracer's CPU (see the README)\n"
@@ -52,6 +53,15 @@ static const char usage_text[] =
     "      --map[=FORMAT]     then map the syscalls to kernel source and options (see 'kfootprint map')\n"
     "  -v, --verbose          diagnostics\n"
     "  -h, --help             this help\n"
+    "\n"
+    "What happens to the workload:\n"
+    "  A started command runs in a cgroup v2 of its own where one can be made (else kfootprint is its child\n"
+    "  subreaper), so none of its processes can slip away. When observation ends before the command does\n"
+    "  (-d, SIGINT, SIGTERM or SIGHUP to kfootprint, a kfootprint failure, even kfootprint killed by SIGKILL,\n"
+    "  which a guardian process outlives), every process of it gets SIGTERM, then SIGKILL 2 s later; after a\n"
+    "  SIGINT the SIGTERM comes 1 s later, so a Ctrl-C it got too can end it first. With --keep-running it is\n"
+    "  left running, untraced, and its pids are listed on stderr. Attached processes (-p) are never signalled:\n"
+    "  they are detached and keep running. The workload's exit status is kfootprint's.\n"
     "\n"
     "examples:\n"
     "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
@@ -299,10 +309,19 @@ int cmd_record(int argc, char **argv)
 	}
 	fp = fp__new();
 	fill_workload(&o, fp, be->name);
+	/* Before the command starts: its cgroup, and the guardian that outlives kfootprint's own death. */
+	if (o.trace.argv) {
+		o.trace.contain = contain_new(o.trace.keep_running);
+		if (!o.trace.contain)
+			goto out;
+	}
 	o.trace.stop = &stop_signal;
 	install_stop_handlers();
 	fp__start(fp);
-	if (be->run(&o.trace, fp) < 0)
+	rc = be->run(&o.trace, fp);
+	/* Whatever is left of the workload is stopped, or left running with --keep-running (and said so). */
+	contain_end(o.trace.contain);
+	if (rc < 0)
 		goto out;
 	fp__finish(fp);
 	if (stop_signal && fp->complete)
@@ -320,6 +339,7 @@ int cmd_record(int argc, char **argv)
 	if (write_report(&o, fp) < 0)
 		ret = ret ? ret : 1;
 out:
+	contain_free(o.trace.contain);
 	if (log)
 		fclose(log);
 	fp__free(fp);

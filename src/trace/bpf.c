@@ -24,10 +24,10 @@
 #include "kfrec.btf.h"
 #include "kfrec.skel.h"
 #include "trace/bpf_int.h"
+#include "trace/contain.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-#define KILL_GRACE_NS	  2000000000ull /* SIGTERM, then SIGKILL after this (as the ptrace backend) */
 #define GIVE_UP_NS	  2000000000ull /* after SIGKILL: tasks stuck in the kernel are left behind, never waited on */
 #define CAP_PERFMON_BIT	  38
 #define CAP_BPF_BIT	  39
@@ -168,15 +168,14 @@ static void try_reap(struct bpf_session *s)
 static int observe(struct bpf_session *s)
 {
 	const struct trace_opts *o = s->opts;
-	uint64_t deadline = o->duration > 0 ? fp__now_ns() + (uint64_t)(o->duration * 1e9) : 0;
-	uint64_t kill_at = 0, give_up_at = 0;
-	bool ending = false, detach = !o->argv || o->keep_running;
+	struct trace_end end;
+	uint64_t give_up_at = 0;
 
+	trace_end_init(&end, o);
 	for (;;) {
 		/* Once the last known process ended, only the kernel's task count and the reaping remain. */
 		int timeout = s->nlive ? 100 : 1;
 		int n = ring_buffer__poll(s->rb, timeout);
-		uint64_t now;
 
 		if (n < 0 && n != -EINTR)
 			return error("bpf: reading the event ring: %s", strerror(-n));
@@ -186,22 +185,16 @@ static int observe(struct bpf_session *s)
 			bpf_map__max_entries(s->skel->maps.stats) / 2 &&
 		    bpf_read_stats(s, true))
 			return -1;
-		if (__atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0 && (!s->root || s->root_reaped))
+		/* The workload's cgroup, when it has one, also knows of a process whose fork event was lost. */
+		if (__atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0 && (!s->root || s->root_reaped) &&
+		    contain_empty(o->contain))
 			return 0;
-		now = fp__now_ns();
-		if (!ending && (*o->stop || (deadline && now >= deadline))) {
-			ending = true;
-			fp__set_incomplete(s->fp, *o->stop ? "interrupted" : "duration");
-			if (detach)
-				return 0;
-			debug("backend bpf: stopping the workload (SIGTERM)");
-			bpf_signal_workload(s, SIGTERM);
-			kill_at = now + KILL_GRACE_NS;
-		} else if (ending && !give_up_at && now >= kill_at) {
-			debug("backend bpf: stopping the workload (SIGKILL)");
-			bpf_signal_workload(s, SIGKILL);
-			give_up_at = now + GIVE_UP_NS;
-		} else if (give_up_at && now >= give_up_at) {
+		/* Ending observation: contain.c signals the whole workload, not only the processes seen so far. */
+		if (trace_end_step(&end, o, s->fp) == TRACE_END_DETACH)
+			return 0;
+		if (end.killed && !give_up_at) {
+			give_up_at = fp__now_ns() + GIVE_UP_NS;
+		} else if (give_up_at && fp__now_ns() >= give_up_at) {
 			warning("bpf: workload tasks still running after SIGKILL: leaving them");
 			return 0;
 		}
@@ -322,10 +315,9 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 out:
 	if (go_fd >= 0)
 		close(go_fd); /* the held child exits 127 without running the command */
-	if (ret < 0 && s.root && !s.root_reaped) {
-		bpf_signal_workload(&s, SIGKILL);
-		waitpid(s.root, NULL, 0);
-	}
+	/* A failure ends observation too: the workload gets the same treatment (contain.h). */
+	if (ret < 0 && s.root && !s.root_reaped && !opts->keep_running)
+		waitpid(s.root, NULL, contain_terminate(opts->contain) ? 0 : WNOHANG);
 	t_end = fp__now_ns();
 	ring_buffer__free(s.rb);
 	kfrec_bpf__destroy(s.skel);

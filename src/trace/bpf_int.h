@@ -46,7 +46,5 @@ int bpf_start_command(struct bpf_session *s, int *go_fd);
 int bpf_release_command(struct bpf_session *s, int go_fd);
 /* Seeds the task storage with every thread of the -p processes. Returns 0 or -1 after reporting. */
 int bpf_attach_pids(struct bpf_session *s);
-/* Ends a started command: SIGTERM to its live processes, then SIGKILL after a grace period. */
-void bpf_signal_workload(struct bpf_session *s, int sig);
 
 #endif

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,19 +45,9 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	return rc == -EEXIST ? 0 : rc;
 }
 
-/* In the held child: if kfootprint dies, its programs go with it, so the command must not run on unobserved
- * (as with ptrace's EXITKILL). Not with --keep-running, which exists to leave the command running. */
-static void die_with_parent(const void *ctx)
-{
-	const struct trace_opts *opts = ctx;
-
-	if (!opts->keep_running && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		_exit(127);
-}
-
 int bpf_start_command(struct bpf_session *s, int *go_fd)
 {
-	pid_t pid = trace_start_command(s->opts, die_with_parent, s->opts, go_fd);
+	pid_t pid = trace_start_command(s->opts, NULL, NULL, go_fd);
 	int rc;
 
 	if (pid < 0)
@@ -171,18 +160,4 @@ int bpf_attach_pids(struct bpf_session *s)
 		s->nlive++;
 	}
 	return 0;
-}
-
-void bpf_signal_workload(struct bpf_session *s, int sig)
-{
-	struct footprint *fp = s->fp;
-
-	for (size_t i = 0; i < fp->nprocs; i++) {
-		struct fp_proc *p = fp->procs[i];
-
-		if (!p->attached && p->end_s < 0)
-			kill(p->pid, sig);
-	}
-	if (s->root && !s->root_reaped)
-		kill(s->root, sig);
 }

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "trace/contain.h"
 #include "trace/trace.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -41,8 +44,14 @@ static void child_exec(const struct trace_opts *opts, const char *path, void (*s
 
 	/* kfootprint ignores SIGPIPE for itself; the workload gets the default back, as it would untraced. */
 	signal(SIGPIPE, SIG_DFL);
-	/* Credentials first: changing them clears a parent-death signal that setup() may ask for. */
+	/* Credentials first: changing them clears a parent-death signal. */
 	if (opts->user && trace_drop_privileges(opts->user) < 0)
+		_exit(127);
+	/*
+	 * Without a guardian (no cgroup here), kfootprint's death must take the command with it: it would run on
+	 * unobserved. Not with --keep-running, which exists to leave it running.
+	 */
+	if (!opts->keep_running && !contain_guarded(opts->contain) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(127);
 	if (setup)
 		setup(ctx);
@@ -92,6 +101,13 @@ pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const voi
 	}
 	free(path);
 	close(pipefd[0]);
+	/* Into the workload's cgroup while it is held: whatever it starts after its execve is in there too. */
+	if (contain_add(opts->contain, pid) < 0) {
+		close(pipefd[1]); /* the child exits 127 without running the command */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -1;
+	}
 	*go_fd = pipefd[1];
 	return pid;
 }

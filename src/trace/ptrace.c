@@ -27,9 +27,7 @@
 #define PT_OPTIONS                                                                                                     \
 	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | \
 	 PTRACE_O_TRACEEXIT)
-#define TICK_US	      100000	    /* how often a blocked wait looks at the clock and the stop flag */
-#define KILL_GRACE_NS 2000000000ull /* SIGTERM, then SIGKILL after this */
-#define INT_GRACE_NS  1000000000ull /* after our SIGINT, the command's own time to end before SIGTERM */
+#define TICK_US 100000 /* how often a blocked wait looks at the clock and the stop flag */
 
 /* Set by SIGALRM: the wait loop checks the deadline and the stop flag. The only state a handler touches. */
 static volatile sig_atomic_t pt_tick;
@@ -165,7 +163,7 @@ static struct pt_group *new_group(struct pt_state *st, pid_t tgid, pid_t ppid)
 
 	if (parent)
 		copy_image(p, parent->proc);
-	if (st->killed)
+	if (st->end.killed)
 		kill(tgid, SIGKILL);
 	return pt_group_add(st, tgid, p);
 }
@@ -186,7 +184,7 @@ static struct pt_task *new_task(struct pt_state *st, pid_t tid, pid_t tgid, pid_
 			g->proc->threads++;
 	}
 	t = pt_task_add(st, tid, g);
-	t->detaching = st->ending && detach_mode(st);
+	t->detaching = st->end.ending && detach_mode(st);
 	return t;
 }
 
@@ -319,47 +317,12 @@ static void signal_groups(struct pt_state *st, int sig)
 			kill(g->tgid, sig);
 }
 
-static void begin_end(struct pt_state *st, const char *why)
-{
-	st->ending = true;
-	fp__set_incomplete(st->fp, why);
-	if (detach_mode(st)) {
-		pt_tasks_each(st, interrupt_task);
-		return;
-	}
-	/*
-	 * A Ctrl-C at the terminal has reached the command too: give it the time to end in its own way (its
-	 * SIGINT handler, its exit status) before SIGTERM, and SIGKILL after that.
-	 */
-	if (*st->opts->stop == SIGINT) {
-		st->term_at = fp__now_ns() + INT_GRACE_NS;
-		return;
-	}
-	signal_groups(st, SIGTERM);
-	st->kill_deadline = fp__now_ns() + KILL_GRACE_NS;
-}
-
+/* The stop flag or the deadline: contain.c signals a started command's whole workload when its time comes. */
 static void check_end(struct pt_state *st)
 {
-	uint64_t now;
-
 	pt_tick = 0;
-	now = fp__now_ns();
-	if (!st->ending) {
-		if (*st->opts->stop)
-			begin_end(st, "interrupted");
-		else if (st->deadline && now >= st->deadline)
-			begin_end(st, "duration");
-	} else if (detach_mode(st)) {
-		return;
-	} else if (st->term_at && now >= st->term_at) {
-		st->term_at = 0;
-		signal_groups(st, SIGTERM);
-		st->kill_deadline = now + KILL_GRACE_NS;
-	} else if (!st->term_at && !st->killed && now >= st->kill_deadline) {
-		st->killed = true;
-		signal_groups(st, SIGKILL);
-	}
+	if (trace_end_step(&st->end, st->opts, st->fp) == TRACE_END_DETACH)
+		pt_tasks_each(st, interrupt_task);
 }
 
 static int arm_tick(bool on)
@@ -420,10 +383,17 @@ static int start_command(struct pt_state *st)
 	struct pt_task *t;
 	struct pt_group *g;
 	pid_t pid = trace_start_command(st->opts, pin_child, &st->cpu, &go_fd);
+	/*
+	 * kfootprint's death kills the tracees (EXITKILL) unless a guardian gives them the same end as any other
+	 * (contain.h), or --keep-running leaves them running: then the kernel detaches them.
+	 */
+	long options = PT_OPTIONS;
 
+	if (!st->opts->keep_running && !contain_guarded(st->opts->contain))
+		options |= PTRACE_O_EXITKILL;
 	if (pid < 0)
 		return -1;
-	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)(PT_OPTIONS | PTRACE_O_EXITKILL)) < 0 ||
+	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)options) < 0 ||
 	    ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) < 0) {
 		perror_msg("ptrace: seizing the command");
 		kill(pid, SIGKILL);
@@ -541,7 +511,7 @@ static int attach_all(struct pt_state *st)
 /* A failed start or attach: leave nothing stopped and nothing of ours running. */
 static void abort_tracing(struct pt_state *st)
 {
-	st->ending = true;
+	st->end.ending = true;
 	if (st->attach)
 		pt_tasks_each(st, interrupt_task);
 	else
@@ -554,8 +524,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	struct pt_state st = {.opts = opts, .fp = fp, .attach = opts->npids > 0};
 	int rc;
 
-	if (opts->duration > 0)
-		st.deadline = fp__now_ns() + (uint64_t)(opts->duration * 1e9);
+	trace_end_init(&st.end, opts);
 	pt_cpu_choose(&st);
 	rc = st.attach ? attach_all(&st) : start_command(&st);
 	pt_cpu_pin_tracer(&st);

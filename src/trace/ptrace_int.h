@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "footprint/footprint.h"
+#include "trace/contain.h"
 #include "trace/trace.h"
 
 /*
@@ -51,11 +52,7 @@ struct pt_state {
 	struct footprint *fp;
 	pid_t root;		 /* the started command's pid, 0 when attaching */
 	bool attach;		 /* -p */
-	bool ending;		 /* observation is over (duration, signal): detach or stop the workload */
-	bool killed;		 /* started command: SIGKILL sent after SIGTERM's grace period */
-	uint64_t term_at;	 /* after a SIGINT: when to send SIGTERM, 0 = sent or not due */
-	uint64_t kill_deadline;	 /* SIGKILL then */
-	uint64_t deadline;	 /* -d: monotonic ns, 0 = none */
+	struct trace_end end;	 /* the end of observation (-d, a stop signal), and of a started command */
 	struct fp_proc *fp_root; /* whose exit becomes the workload's: the command, or the first -p process */
 
 	int cpu;		       /* the CPU the tracer and the command share now, or -1 */

@@ -9,6 +9,8 @@
 
 #include "footprint/footprint.h"
 
+struct contain;
+
 /*
  * A backend starts or attaches to the workload, follows every task of it and feeds the footprint.
  * Backends live behind this one interface; record.c picks one.
@@ -29,6 +31,8 @@ struct trace_opts {
 	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.
 	 */
 	volatile sig_atomic_t *stop;
+	/* A started command's containment (trace/contain.h): how every process of it is stopped or left running. */
+	struct contain *contain;
 };
 
 struct backend {
@@ -54,10 +58,11 @@ char *trace_find_command(const char *name);
 
 /*
  * Starts opts->argv held before its execve, so a backend can set itself up on the pid first and lose nothing
- * of the command. In the child: SIGPIPE back to default, the -u user taken on, then setup(ctx) (say, a CPU to
- * run on), then a wait for trace_release_command(); should the backend go away or close *go_fd instead, the
- * child exits 127 without running the command. Returns the pid and sets *go_fd, or -1 after reporting (a
- * missing command, an unknown user: nothing was started).
+ * of the command. In the child: SIGPIPE back to default, the -u user taken on, a parent-death SIGKILL when no
+ * guardian contains it (trace/contain.h), then setup(ctx) (say, a CPU to run on), then a wait for
+ * trace_release_command(); should the backend go away or close *go_fd instead, the child exits 127 without
+ * running the command. The held child is put into opts->contain. Returns the pid and sets *go_fd, or -1 after
+ * reporting (a missing command, an unknown user: nothing was started).
  */
 pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd);
 /* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */

@@ -51,9 +51,11 @@ eq "duration: exit SIGTERM, complete false (duration)" "SIGTERM False duration" 
 	"$(jget "$T/d.json" "'%s %s %s' % (d['exit'].get('signal'), d['complete'], d.get('incomplete_why'))")"
 
 # --- --keep-running: observation ends, the command goes on ---
-"$KF" record -b bpf -d 0.3 --keep-running -F json --report /dev/null -o "$T/k.json" -- "$WL/wl_sleeper" >"$T/k.pid" 2>&1
+"$KF" record -b bpf -d 0.3 --keep-running -F json --report /dev/null -o "$T/k.json" -- "$WL/wl_sleeper" >"$T/k.pid" 2>"$T/k.err"
 kp=$(cat "$T/k.pid")
 if kill -0 "$kp" 2>/dev/null; then ok "keep-running: the command still runs"; kill "$kp"; else not_ok "keep-running: the command is gone"; fi
+eq "keep-running: kfootprint says so, with its pid" \
+	"kfootprint: the workload keeps running, untraced (--keep-running): pid $kp" "$(cat "$T/k.err")"
 
 # --- Ctrl-C ---
 "$KF" record -b bpf -F json --report /dev/null -o "$T/c.json" -- "$WL/wl_sleeper" >/dev/null 2>&1 &
@@ -104,7 +106,7 @@ else
 			"$nprog $nlink $names"
 		eq "teardown ($how): none left afterwards" "" "$(still_there "$ids")"
 	done
-	# after kill -KILL, the command dies with kfootprint (parent-death signal), as under ptrace
+	# after kill -KILL, the guardian stops the command (SIGTERM), as under ptrace
 	sleep 0.3
 	eq "teardown (kill): no sleeper left running" "" "$(pgrep -f "$WL/wl_sleeper" -P 1 2>/dev/null)"
 fi
