@@ -835,14 +835,19 @@ struct contain *contain_new(bool keep_running)
 	return c;
 }
 
-int contain_add(struct contain *c, pid_t pid)
+int contain_cgroup_fd(const struct contain *c)
+{
+	return c && c->cgroup ? c->dirfd : -1;
+}
+
+int contain_add(struct contain *c, pid_t pid, bool placed)
 {
 	char buf[24];
 
 	if (!c)
 		return 0;
 	c->root = pid;
-	if (!c->cgroup)
+	if (!c->cgroup || placed)
 		return 0;
 	snprintf(buf, sizeof(buf), "%d", (int)pid);
 	if (cg_write(c->dirfd, "cgroup.procs", buf) < 0)

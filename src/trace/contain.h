@@ -10,9 +10,9 @@
  *
  * The workload is a set that cannot miss a process:
  *  - cgroup mode: a cgroup v2 of its own, "kfootprint.PID" below kfootprint's own cgroup (the cgroup2 mount is
- *    found in /proc/self/mountinfo). The held command is moved into it before its execve; every descendant
- *    inherits it. SIGTERM goes to every pid of cgroup.procs, SIGKILL through cgroup.kill (which also catches a
- *    fork in progress). A guardian process, forked before the command, waits on a pipe for kfootprint's end; if
+ *    found in /proc/self/mountinfo). The held command is cloned into it (or moved there before its execve);
+ *    every descendant inherits it. SIGTERM goes to every pid of cgroup.procs, SIGKILL through cgroup.kill (which also
+ * catches a fork in progress). A guardian process, forked before the command, waits on a pipe for kfootprint's end; if
  *    kfootprint dies without saying it is done, the guardian gives the workload the same treatment and removes
  *    the cgroup. It never runs the workload's code and acts only on that one cgroup, through a directory fd.
  *  - subreaper mode, where no cgroup2 can be made (not mounted, not writable: an unprivileged ptrace run):
@@ -38,8 +38,13 @@ struct contain;
  * keep_running: whatever ends observation leaves the workload running. NULL after reporting an error.
  */
 struct contain *contain_new(bool keep_running);
-/* Puts the held command (forked, not yet exec'd) into the workload. 0, or -1 after reporting. */
-int contain_add(struct contain *c, pid_t pid);
+/* The cgroup directory a child can be cloned into (CLONE_INTO_CGROUP), or -1 (subreaper mode, NULL). */
+int contain_cgroup_fd(const struct contain *c);
+/*
+ * Makes the held command (forked, not yet exec'd) the workload's first process; placed: it was born in the
+ * cgroup already, else it is moved there. 0, or -1 after reporting.
+ */
+int contain_add(struct contain *c, pid_t pid, bool placed);
 /* True when a guardian deals with kfootprint's death; false: the backend must kill the command with it. */
 bool contain_guarded(const struct contain *c);
 /* Sends sig to every live process of the workload; SIGKILL in cgroup mode through cgroup.kill. */
