@@ -175,6 +175,26 @@ for b in $backends; do
 		if cg_gone "$kp"; then ok "$b: --keep-running: cgroup removed"; else not_ok "$b: --keep-running: cgroup removed"; fi
 	fi
 
+	# --- --keep-running and kfootprint killed: the guardian leaves it running, untraced, and says so ---
+	if have_cgroup; then
+		marker
+		kf "rk$b" record -b "$b" -d 30 --keep-running --report /dev/null -- sh -c "echo started; sleep $m; true"
+		started "rk$b"
+		sleep 0.3
+		kill -KILL "$kp"
+		kf_wait
+		cg_gone "$kp"
+		left=$(survivors "$m")
+		said=$(sed -n "s/^kfootprint: guardian: kfootprint (pid $kp) died: the workload keeps running, untraced (--keep-running): pids //p" "$T/rk$b.err")
+		eq "$b: --keep-running, kill -9: still running, and the guardian lists it" \
+			"2 $(echo $left | tr ' ' '\n' | sort | tr '\n' ' ')" "$(echo $left | wc -w) $(echo $said | tr ' ' '\n' | sort | tr '\n' ' ')"
+		for p in $left; do
+			eq "$b: --keep-running, kill -9: pid $p not traced, out of the removed cgroup" "0 0::$cg_own" \
+				"$(sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$p/status") $(grep '^0::' "/proc/$p/cgroup")"
+			kill "$p"
+		done
+	fi
+
 	# --- the exit status passes through; a background process is waited for, not killed ---
 	kf "x$b" record -b "$b" -o "$T/x$b.json" --report /dev/null -- sh -c '(sleep 0.3; exit 0) & exit 7'
 	kf_wait
