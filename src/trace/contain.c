@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,19 +32,18 @@
 
 struct contain {
 	bool keep_running;
-	bool cgroup;	  /* cgroup mode, else subreaper mode */
-	bool has_kill;	  /* cgroup.kill exists (Linux 5.14) */
-	int dirfd;	  /* the workload's cgroup directory */
-	int home_dirfd;	  /* kfootprint's own cgroup, its parent */
-	char name[48];	  /* its name in home */
-	char *path;	  /* its full path, for messages */
-	char *relpath;	  /* its path as /proc/PID/cgroup shows it */
-	pid_t self;	  /* kfootprint */
-	pid_t root;	  /* the command's first process */
-	pid_t guardian;	  /* 0: none */
-	int guardian_fd;  /* write end of the guardian's pipe */
-	bool guardian_ok; /* the guardian was told to exit and has been reaped */
-	bool removed;	  /* the cgroup is gone */
+	bool cgroup;	 /* cgroup mode, else subreaper mode */
+	bool has_kill;	 /* cgroup.kill exists (Linux 5.14) */
+	int dirfd;	 /* the workload's cgroup directory */
+	int home_dirfd;	 /* kfootprint's own cgroup, its parent */
+	char name[48];	 /* its name in home */
+	char *path;	 /* its full path, for messages */
+	char *relpath;	 /* its path as /proc/PID/cgroup shows it */
+	pid_t self;	 /* kfootprint */
+	pid_t root;	 /* the command's first process */
+	pid_t guardian;	 /* 0: none */
+	int guardian_fd; /* write end of the guardian's pipe */
+	bool removed;	 /* the cgroup is gone */
 	uint64_t checked_ns;
 	bool checked_empty; /* subreaper mode: the last scan, reused for 50 ms */
 };
@@ -733,19 +733,38 @@ static int start_guardian(struct contain *c)
 	return 0;
 }
 
-static void stop_guardian(struct contain *c)
+/* Tells the guardian that the workload has been dealt with: it exits. */
+static void release_guardian(struct contain *c)
 {
 	char b = GUARDIAN_BYE;
 
-	if (!c->guardian || c->guardian_ok)
+	if (c->guardian_fd < 0)
 		return;
 	if (write(c->guardian_fd, &b, 1) != 1)
 		debug("containment: telling the guardian: %s", strerror(errno));
 	close(c->guardian_fd);
 	c->guardian_fd = -1;
-	while (waitpid(c->guardian, NULL, 0) < 0 && errno == EINTR)
-		;
-	c->guardian_ok = true;
+}
+
+/*
+ * Reaps the released guardian, at kfootprint's very end: by then it has long exited, and nothing waited for
+ * it to be scheduled. Never waited on for long: someone may have stopped it (it exits once it runs again).
+ */
+static void reap_guardian(struct contain *c)
+{
+	struct pollfd pfd = {.fd = -1, .events = POLLIN};
+
+	if (!c->guardian)
+		return;
+	release_guardian(c);
+	pfd.fd = pidfd_open(c->guardian);
+	if (pfd.fd >= 0) {
+		while (poll(&pfd, 1, 1000) < 0 && errno == EINTR)
+			;
+		close(pfd.fd);
+	}
+	waitpid(c->guardian, NULL, WNOHANG);
+	c->guardian = 0;
 }
 
 /* --- setting up ---------------------------------------------------------------------------------------- */
@@ -878,7 +897,7 @@ void contain_end(struct contain *c)
 	}
 	reap_orphans(c);
 	remove_cgroup(c, false);
-	stop_guardian(c);
+	release_guardian(c);
 	if (!c->cgroup)
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
@@ -888,7 +907,7 @@ void contain_free(struct contain *c)
 	if (!c)
 		return;
 	remove_cgroup(c, true);
-	stop_guardian(c);
+	reap_guardian(c);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	if (c->home_dirfd >= 0)
