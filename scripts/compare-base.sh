@@ -1,0 +1,122 @@
+#!/bin/sh
+# Before/after check for refactors: every output kfootprint renders from the same input must be byte-identical
+# between a base commit and this tree.
+#
+#   sh scripts/compare-base.sh [BASE_REV] [BUILD]      (default: c9ccda7, build)
+#
+# BASE_REV is exported with `git archive` into a temporary directory (no worktree, nothing written to the
+# repository) and built there. The base binary then records the workloads of tests/workloads/ and a few real
+# programs once (ptrace backend: those footprints are the shared input), and both binaries render every saved
+# footprint (these and the committed tests/fuzz/corpus/*.json) in every report format and every map format,
+# map named syscalls and whole tables (built-in database, both ABIs), index the fixture tree, save and reuse a
+# map database. Each pair of outputs (stdout, stderr, exit status) must be equal; the names of the formats come
+# from the binaries themselves ("expected one of ..."). Prints one line per difference and a summary; exits 1
+# when anything differs.
+#
+# What cannot be compared this way, and why: `record` itself (two runs of a workload never take the same time),
+# and `record --map -o`, whose annotated footprint is written by kfootprint's own JSON writer now instead of being
+# read back and rewritten by json-c (tests/integration/map_record.sh checks its content).
+set -u
+base_rev=${1:-c9ccda7}
+build=${2:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+new="$top/$build/kfootprint"
+[ -x "$new" ] || { echo "compare-base: $new is not built (make)" >&2; exit 2; }
+T=$(mktemp -d /tmp/kf-compare.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+echo "compare-base: building $base_rev in $T/base"
+mkdir "$T/base"
+(cd "$top" && git archive "$base_rev") | tar -x -C "$T/base" || exit 2
+# git does not keep empty directories; the broken-tree fixture needs them (as tests/integration/map_ksrc.sh)
+if ! make -C "$T/base" -j2 all workloads >"$T/base.log" 2>&1; then
+	tail -n 20 "$T/base.log" >&2
+	exit 2
+fi
+old="$T/base/build/kfootprint"
+wl="$T/base/build/workloads"
+
+# --- inputs: footprints recorded once, by the base binary -------------------------------------------------
+mkdir "$T/fp"
+cp "$top"/tests/fuzz/corpus/*.json "$T/fp/"
+rec() { # NAME COMMAND...
+	n=$1
+	shift
+	"$old" record -b ptrace -o "$T/fp/$n.json" --report /dev/null -- "$@" >/dev/null 2>&1 || :
+	[ -s "$T/fp/$n.json" ] || rm -f "$T/fp/$n.json"
+}
+for w in "$wl"/wl_*; do
+	case $w in *wl_sleeper) continue ;; esac
+	rec "$(basename "$w")" "$w"
+done
+rec ls ls /
+rec pipeline sh -c 'ls / | wc -l; cat /nonexistent-kf 2>/dev/null; true'
+rec python python3 -c pass
+rec nonutf8 sh -c 'exit 0' "$(printf 'caf\351 \001')"
+echo "compare-base: $(ls "$T/fp" | wc -l) footprints"
+
+# --- both binaries, same arguments ------------------------------------------------------------------------
+n=0 bad=0
+same() { # LABEL ARGS...
+	label=$1
+	shift
+	(cd "$T" && "$old" "$@" >"$T/o.out" 2>"$T/o.err")
+	echo "$?" >"$T/o.rc"
+	(cd "$T" && "$new" "$@" >"$T/n.out" 2>"$T/n.err")
+	echo "$?" >"$T/n.rc"
+	n=$((n + 1))
+	for f in out err rc; do
+		if ! cmp -s "$T/o.$f" "$T/n.$f"; then
+			bad=$((bad + 1))
+			echo "DIFF $label ($f): kfootprint $*"
+			diff "$T/o.$f" "$T/n.$f" | head -n 6 | sed 's/^/    /'
+			return
+		fi
+	done
+}
+names() { # the names a binary lists in "expected one of a, b, c" after ARGS...
+	"$@" 2>&1 | sed -n 's/.*expected one of //p' | tr -d ',' | head -n 1
+}
+formats=$(names "$old" report -F '?' "$T/fp/sample.json")
+[ "$formats" = "$(names "$new" report -F '?' "$T/fp/sample.json")" ] || echo "NOTE report formats: base '$formats', new '$(names "$new" report -F '?' "$T/fp/sample.json")'"
+mformats=$(names "$old" map -F '?' --syscalls read)
+[ "$mformats" = "$(names "$new" map -F '?' --syscalls read)" ] || echo "NOTE map formats: base '$mformats', new '$(names "$new" map -F '?' --syscalls read)'"
+echo "compare-base: report formats: $formats; map formats: $mformats"
+
+for fp in "$T"/fp/*.json; do
+	b=$(basename "$fp" .json)
+	for f in $formats; do
+		same "report $b -F $f" report -F "$f" "$fp"
+	done
+	for f in $mformats; do
+		same "map $b -F $f" map -F "$f" "$fp"
+		same "map $b -F $f --no-running" map --no-running -F "$f" "$fp"
+	done
+	same "map $b --abi i386" map --abi i386 "$fp"
+done
+for f in $mformats; do
+	same "map --syscalls -F $f" map -F "$f" --syscalls eventfd2,futex,socket,membarrier,uselib,cachestat
+	same "map --all-syscalls -F $f" map -F "$f" --all-syscalls
+	same "map --all-syscalls --abi i386 -F $f" map -F "$f" --abi i386 --all-syscalls
+	same "map --kernel-src fixture -F $f" map -F "$f" --no-cache --kernel-src "$top/tests/fixtures/ktree-basic" \
+		--all-syscalls
+	same "map --kernel-src fixture --abi i386 -F $f" map -F "$f" --no-cache --abi i386 \
+		--kernel-src "$top/tests/fixtures/ktree-basic" --all-syscalls
+done
+same "map --kernel-src fixture --save-db" map --no-cache --kernel-src "$top/tests/fixtures/ktree-basic" --save-db -
+same "map --kernel-src map-tree --save-db" map --no-cache --kernel-src "$top/tests/fixtures/map-tree" --save-db -
+"$old" map --no-cache --kernel-src "$top/tests/fixtures/map-tree" --save-db "$T/db.json" >/dev/null 2>&1
+same "map --db" map -F json --db "$T/db.json" --all-syscalls
+same "map --db with a footprint" map --db "$T/db.json" "$T/fp/sample.json"
+# the built-in databases come out of `make mapdb` byte for byte only if --save-db writes what it wrote
+for abi in x86_64 i386; do
+	same "built-in database $abi loads" map --no-running -F json --abi "$abi" --all-syscalls
+done
+# errors and usage: same message, same status (the usage exit status and --help texts changed on purpose)
+same "report: missing file" report "$T/missing.json"
+same "report: not JSON" report "$top/README.md"
+same "map: unknown syscall" map --syscalls no_such_call
+same "map: unknown format" map -F html --syscalls read
+
+echo "compare-base: $n comparisons, $bad different"
+[ "$bad" -eq 0 ]
