@@ -90,9 +90,9 @@ $(BUILD)/kfootprint: $(BUILD)/obj/src/main.o $(BUILD)/libkf.a
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# The built-in map databases are .incbin'd (src/kernel/mapdb_data.c); `make mapdb` regenerates them from Debian's
+# The built-in map databases are .incbin'd (src/kmap/mapdb_data.c); `make mapdb` regenerates them from Debian's
 # linux-source-6.1 (KSRC=DIR: from that tree instead).
-$(BUILD)/obj/src/kernel/mapdb_data.o: $(wildcard data/mapdb-*.json)
+$(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)
@@ -121,7 +121,7 @@ unit: $(UNIT_BIN)
 # runs a short bounded pass in `make check`.
 FUZZ_TIME ?= 60
 # The reader, the model and the renderers are instrumented; whatever else they reach comes from libkf.a.
-FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c) src/kernel/syscalls.c $(GEN_C) \
+FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c) src/abi/syscalls.c $(GEN_C) \
              $(addprefix src/report/,report.c report_util.c text.c strace.c rst.c tree.c json.c csv.c)
 $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
@@ -131,11 +131,11 @@ $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 # libFuzzer harnesses for the kernel tree index readers (Makefile/Kbuild, Kconfig, MAINTAINERS);
 # tests/integration/ktree_fuzz.sh runs them briefly, each on its tests/fuzz/ktree-seeds/NAME seeds.
 KT_FUZZ   := $(BUILD)/fuzz/fuzz_kbuild $(BUILD)/fuzz/fuzz_kconfig $(BUILD)/fuzz/fuzz_maintainers
-$(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/kernel/kt_*.c src/kernel/kt_*.h) $(BUILD)/libkf.a
+$(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/ktree/kt_*.c src/ktree/kt_*.h) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
-		$(filter-out src/kernel/kt_index.c,$(wildcard src/kernel/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
+		$(filter-out src/ktree/kt_index.c,$(wildcard src/ktree/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
 fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ)
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/

@@ -11,9 +11,9 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
-#include "kernel/kmap.h"
-#include "kernel/ktree.h"
-#include "kernel/mapdb.h"
+#include "kmap/kmap.h"
+#include "ktree/ktree.h"
+#include "kmap/mapdb.h"
 #include "kernel/running.h"
 #include "report/map_report.h"
 #include "util/atomic_file.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 /*
  * The one data model of kfootprint: what a workload did, as aggregates. Backends feed it through the

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 /*
  * What the running kernel has: its release (uname), its configuration (/proc/config.gz) and which syscall

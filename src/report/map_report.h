@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "kernel/kmap.h"
+#include "kmap/kmap.h"
 
 /*
  * Renderers of a mapping (kfootprint map, record --map): pure functions of a struct fp_kernel_map writing to

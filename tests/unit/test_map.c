@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "kernel/kmap.h"
-#include "kernel/mapdb.h"
+#include "kmap/kmap.h"
+#include "kmap/mapdb.h"
 #include "kernel/running.h"
 #include "report/map_report.h"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 #define MAX_DEFS 2048
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Joins the syscalls of a footprint with a kernel tree's chains (mapdb) and with the running kernel. */
-#include "kernel/kmap.h"
+#include "kmap/kmap.h"
 
 #include <errno.h>
 #include <stdlib.h>

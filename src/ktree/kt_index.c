@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

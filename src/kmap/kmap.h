@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "footprint/footprint.h"
-#include "kernel/mapdb.h"
+#include "kmap/mapdb.h"
 #include "kernel/running.h"
 
 /*

@@ -4,7 +4,7 @@
  * regenerated database diffs line by line) and loaded back into the same kt_* structures, so the mapping code
  * never knows whether a tree or the built-in database answers.
  */
-#include "kernel/mapdb.h"
+#include "kmap/mapdb.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/ktree.h"
+#include "ktree/ktree.h"
 #include "util/strbuf.h"
 
 /* ---- small containers (kt_util.c) ---- */

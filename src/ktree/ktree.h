@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 /*
  * The kernel tree index: from a kernel source tree to, for every syscall of an ABI, the chain

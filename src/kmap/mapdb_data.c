@@ -4,7 +4,7 @@
  * .incbin keeps them byte for byte with no generated C in between; the paths are relative to the top of the
  * source tree, where make runs the compiler, and the Makefile makes this object depend on the files.
  */
-#include "kernel/mapdb.h"
+#include "kmap/mapdb.h"
 
 __asm__(".section .rodata\n"
 	".global kf_mapdb_x86_64\n"

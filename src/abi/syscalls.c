@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 #include <stdio.h>
 #include <stdlib.h>

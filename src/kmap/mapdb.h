@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "kernel/ktree.h"
-#include "kernel/syscalls.h"
+#include "ktree/ktree.h"
+#include "abi/syscalls.h"
 
 /*
  * The map database: what a kernel tree says about every syscall of one ABI (the kt_syscall chains) and about
