@@ -9,7 +9,8 @@
 # programs once (ptrace backend: those footprints are the shared input), and both binaries render every saved
 # footprint (these and the committed tests/fuzz/corpus/*.json) in every report format and every map format,
 # map named syscalls and whole tables (built-in database, both ABIs), index the fixture tree, save and reuse a
-# map database. Each pair of outputs (stdout, stderr, exit status) must be equal; the names of the formats come
+# map database; and the new binary regenerates data/mapdb-*.json from linux-source-6.1 (`make mapdb`) byte for
+# byte when that package is installed. Each pair of outputs (stdout, stderr, exit status) must be equal; the names of the formats come
 # from the binaries themselves ("expected one of ..."). Prints one line per difference and a summary; exits 1
 # when anything differs.
 #
@@ -28,7 +29,6 @@ trap 'rm -rf "$T"' EXIT
 echo "compare-base: building $base_rev in $T/base"
 mkdir "$T/base"
 (cd "$top" && git archive "$base_rev") | tar -x -C "$T/base" || exit 2
-# git does not keep empty directories; the broken-tree fixture needs them (as tests/integration/map_ksrc.sh)
 if ! make -C "$T/base" -j2 all workloads >"$T/base.log" 2>&1; then
 	tail -n 20 "$T/base.log" >&2
 	exit 2
@@ -112,6 +112,19 @@ same "map --db with a footprint" map --db "$T/db.json" "$T/fp/sample.json"
 for abi in x86_64 i386; do
 	same "built-in database $abi loads" map --no-running -F json --abi "$abi" --all-syscalls
 done
+# and `make mapdb` with this tree's binary gives back the committed databases (which the base made)
+if [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	mkdir "$T/regen"
+	cp "$top/data/gen-mapdb.sh" "$T/regen/"
+	sh "$T/regen/gen-mapdb.sh" "$new" >/dev/null 2>&1
+	for abi in x86_64 i386; do
+		n=$((n + 1))
+		cmp -s "$T/regen/mapdb-6.1-$abi.json" "$top/data/mapdb-6.1-$abi.json" ||
+			{ bad=$((bad + 1)); echo "DIFF make mapdb: data/mapdb-6.1-$abi.json"; }
+	done
+else
+	echo "NOTE linux-source-6.1 not installed: data/mapdb-*.json not regenerated"
+fi
 # errors and usage: same message, same status (the usage exit status and --help texts changed on purpose)
 same "report: missing file" report "$T/missing.json"
 same "report: not JSON" report "$top/README.md"

@@ -19,6 +19,8 @@
  * A database loaded from a file carries only what mapping needs: the syscalls, the options on their paths and
  * the MAINTAINERS sections they match.
  */
+#define MAPDB_SCHEMA "kfootprint-mapdb/1"
+
 struct mapdb_opt {
 	const char *name;	     /* "EVENTFD" */
 	const struct kt_option *opt; /* the Kconfig entry; NULL when the tree has none for the architecture */

@@ -161,6 +161,12 @@ struct kt_option {
 	int ndefinitions; /* how many entries define the name in the files considered (first one kept) */
 };
 
+/* "makefile-obj", "resolved": the names map databases and map JSON use; parse: -1 when unknown. */
+const char *kt_cond_kind_name(enum kt_cond_kind k);
+int kt_cond_kind_parse(const char *name);
+const char *kt_status_name(enum kt_status s);
+int kt_status_parse(const char *name);
+
 /* ---- the index ---------------------------------------------------------------------------------------- */
 
 struct kt_index;

@@ -22,25 +22,6 @@ static json_object *strv(const char *const *v, size_t n)
 	return a;
 }
 
-static const char *const cond_kinds[] = {
-    [KT_COND_MAKEFILE_OBJ] = "makefile-obj", [KT_COND_MAKEFILE_VAR] = "makefile-var",
-    [KT_COND_MAKEFILE_DIR] = "makefile-dir", [KT_COND_MAKEFILE_IF] = "makefile-if",
-    [KT_COND_SOURCE_IF] = "source-if",	     [KT_COND_INCLUDE] = "include",
-    [KT_COND_ARCH_WANT] = "arch-want",
-};
-
-static const char *kt_status_name(enum kt_status s)
-{
-	switch (s) {
-	case KT_RESOLVED: return "resolved";
-	case KT_NO_ENTRY: return "no-entry";
-	case KT_NI_SYSCALL: return "ni-syscall";
-	case KT_NO_DEFINITION: return "no-definition";
-	case KT_NOT_BUILT: return "not-built";
-	default: return "not-in-tree";
-	}
-}
-
 static json_object *where(const char *file, int line)
 {
 	char buf[512];
@@ -73,7 +54,7 @@ static json_object *kernel(const struct kmap_row *r)
 		const struct kt_cond *c = &k->conds[i];
 		json_object *co = json_object_new_object();
 
-		json_object_object_add(co, "kind", json_object_new_string(cond_kinds[c->kind]));
+		json_object_object_add(co, "kind", json_object_new_string(kt_cond_kind_name(c->kind)));
 		json_object_object_add(co, "option", str(c->option));
 		json_object_object_add(co, "negated", json_object_new_boolean(c->negated));
 		json_object_object_add(co, "expr", str(c->expr));
