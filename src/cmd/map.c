@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "kmap/kmap.h"
 #include "ktree/ktree.h"
 #include "kmap/mapdb.h"
@@ -340,7 +341,8 @@ int cmd_map(int argc, char **argv)
 	struct kf_running run;
 	struct footprint *fp = NULL;
 	struct mapdb *db = NULL;
-	struct fp_kernel_map *m = NULL;
+	const struct fp_kernel_map *m = NULL;
+	struct fp_kernel_map *own = NULL;
 	struct kmap_input *in = NULL;
 	char **names = NULL, *subject = NULL;
 	enum kf_abi abi = KF_ABI_X86_64;
@@ -376,33 +378,35 @@ int cmd_map(int argc, char **argv)
 	if (!o.no_running)
 		kf_running__load(&run, NULL, NULL);
 	if (fp) {
-		in = kmap_inputs_footprint(fp, abi, &nin);
-		if (fp->syscalls.count > nin)
-			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
-				fp->syscalls.count - nin);
 		subject = footprint_subject(o.file, fp);
-	} else if (o.syscalls) {
-		if (named_inputs(o.syscalls, db, abi, &in, &nin, &names))
-			goto out;
-		subject = nin == 1 ? xasprintf("syscall %s", in[0].name) : xasprintf("%zu named syscalls", nin);
+		m = annotate_kernel(fp, db, o.no_running ? NULL : &run, subject);
+		if (fp->syscalls.count > m->nrows)
+			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
+				fp->syscalls.count - m->nrows);
 	} else {
-		in = table_inputs(db, abi, &nin);
-		subject = xasprintf("the whole %s table", kf_abi_name(abi));
+		if (o.syscalls) {
+			if (named_inputs(o.syscalls, db, abi, &in, &nin, &names))
+				goto out;
+			subject = nin == 1 ? xasprintf("syscall %s", in[0].name) : xasprintf("%zu named syscalls", nin);
+		} else {
+			in = table_inputs(db, abi, &nin);
+			subject = xasprintf("the whole %s table", kf_abi_name(abi));
+		}
+		m = own = kmap_build(db, o.no_running ? NULL : &run, in, nin, subject);
 	}
-	m = kmap_build(db, o.no_running ? NULL : &run, in, nin, subject);
 	if (m->mismatch)
 		debug("map: %s", m->mismatch);
 	ret = write_out(&o, m) ? 1 : 0;
 out:
-	kmap_free(m);
+	kmap_free(own);
 	free(in);
 	free(subject);
 	if (names) {
 		free(names[0]);
 		free(names);
 	}
+	fp__free(fp); /* before what its mapping borrows */
 	mapdb_free(db);
 	kf_running__release(&run);
-	fp__free(fp);
 	return ret;
 }

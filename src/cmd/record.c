@@ -10,12 +10,14 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "report/map_report.h"
 #include "report/report.h"
 #include "trace/trace.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct record_opts {
@@ -208,7 +210,7 @@ static int render_report(FILE *out, const void *ctx)
 
 	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
 		return -1;
-	return job->o->map ? map_footprint_report(job->fp, job->o->map, out) : 0;
+	return job->o->map ? map_render_attached(job->fp, job->o->map, out) : 0;
 }
 
 static int write_report(const struct record_opts *o, const struct footprint *fp)
@@ -216,6 +218,36 @@ static int write_report(const struct record_opts *o, const struct footprint *fp)
 	struct report_job job = {o, fp};
 
 	return atomic_file_write(o->report, stderr, render_report, &job);
+}
+
+/* What record --map calls the footprint in a map's header: "this run (ls /)". */
+static char *run_subject(const struct footprint *fp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "this run");
+	if (fp->argv && fp->argv[0]) {
+		strbuf_addstr(&sb, " (");
+		for (size_t i = 0; fp->argv[i] && sb.len < 200; i++)
+			strbuf_addf(&sb, "%s%s", i ? " " : "", fp->argv[i]);
+		strbuf_addch(&sb, ')');
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The annotate stage: classes always; with --map, the kernel map, which -o then saves with the footprint. */
+static int annotate(const struct record_opts *o, struct footprint *fp)
+{
+	char *subject;
+	int rc;
+
+	annotate_classes(fp);
+	if (!o->map)
+		return 0;
+	subject = run_subject(fp);
+	rc = annotate_builtin(fp, subject);
+	free(subject);
+	return rc;
 }
 
 /* The shell's convention: 128 + signal for a workload killed by a signal. */
@@ -311,9 +343,9 @@ int cmd_record(int argc, char **argv)
 		perror_msg("writing '%s'", o.log);
 		ret = ret ? ret : 1;
 	}
-	if (o.output && fp__save(fp, o.output) < 0)
+	if (annotate(&o, fp) < 0)
 		ret = ret ? ret : 1;
-	else if (o.output && o.map && map_annotate_footprint_json(o.output, fp) < 0)
+	if (o.output && fp__save(fp, o.output) < 0)
 		ret = ret ? ret : 1;
 	if (write_report(&o, fp) < 0)
 		ret = ret ? ret : 1;

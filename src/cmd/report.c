@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "report/report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -116,6 +117,7 @@ int cmd_report(int argc, char **argv)
 	fp = fp__load(o.input);
 	if (!fp)
 		return 1;
+	annotate_classes(fp);
 	rc = render_to(renderer_find(o.format), fp, o.output) < 0 ? 1 : 0;
 	fp__free(fp);
 	return rc;

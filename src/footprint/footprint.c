@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/syscalls.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -66,6 +67,10 @@ void fp__free(struct footprint *fp)
 		proc_free(fp->procs[i]);
 	free(fp->procs);
 	free(fp->pid_hash);
+	for (size_t i = 0; i < fp->nattachments; i++)
+		if (fp->attachments[i].free)
+			fp->attachments[i].free(fp->attachments[i].data);
+	free(fp->attachments);
 	for (size_t i = 0; i < fp->ninterned; i++)
 		free(fp->interned[i]);
 	free(fp->interned);
@@ -126,6 +131,12 @@ const char *fp__intern(struct footprint *fp, const char *s)
 	XGROW(fp->interned, fp->interned_cap, fp->ninterned + 1);
 	fp->interned[fp->ninterned] = xstrdup(s);
 	return fp->interned[fp->ninterned++];
+}
+
+void fp__attach(struct footprint *fp, struct fp_attachment a)
+{
+	fp->attachments = xrealloc(fp->attachments, (fp->nattachments + 1) * sizeof(*fp->attachments));
+	fp->attachments[fp->nattachments++] = a;
 }
 
 /* --- syscall tables ------------------------------------------------------------------------------ */
@@ -191,7 +202,6 @@ void fp_sctab_release(struct fp_sctab *t)
 	for (uint32_t i = 0; i < t->cap; i++) {
 		if (t->slots[i]) {
 			free(t->slots[i]->errnos);
-			free(t->slots[i]->klass);
 			free(t->slots[i]);
 		}
 	}
@@ -508,20 +518,13 @@ void fp__lost(struct footprint *fp, uint64_t n)
 
 const char *fp_sysstat_class(const struct fp_sysstat *s)
 {
-	const struct kf_syscall *row;
-
-	if (s->klass)
-		return s->klass;
-	row = kf_syscall_by_name(s->abi, s->name);
-	return kf_class_name(row ? (enum kf_class)row->klass : KF_CLASS_NONE);
+	return s->annot.klass ? s->annot.klass : "unknown";
 }
 
 const char *fp_sysstat_api(const struct fp_sysstat *s, char *buf, size_t len)
 {
-	const struct kf_syscall *row = kf_syscall_by_name(s->abi, s->name);
-
-	if (row && row->entry)
-		return row->entry;
+	if (s->annot.api)
+		return s->annot.api;
 	snprintf(buf, len, "sys_%s", s->name);
 	return buf;
 }

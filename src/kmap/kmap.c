@@ -174,6 +174,8 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 	if (observed)
 		qsort(m->rows, m->nrows, sizeof(*m->rows), row_cmp);
 	for (size_t i = 0; i < m->nrows; i++)
+		m->rows[i].map = m;
+	for (size_t i = 0; i < m->nrows; i++)
 		if (m->rows[i].ks)
 			collect_options(m, &optcap, &m->rows[i]);
 	if (m->nopts)

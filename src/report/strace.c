@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "report/report.h"
 #include "report/report_util.h"
 #include "util/xalloc.h"

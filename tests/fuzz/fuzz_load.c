@@ -11,6 +11,7 @@
 
 #include "footprint/footprint.h"
 #include "footprint/footprint_json.h"
+#include "kmap/annotate.h"
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -34,12 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!fp)
 		return 0;
+	annotate_classes(fp); /* as kfootprint report does */
 	a = to_json(fp, &alen);
 	back = fp__load_mem(a, alen, "fuzz round trip");
 	if (!back) {
 		fprintf(stderr, "round trip: our own output did not load:\n%s", a);
 		abort();
 	}
+	annotate_classes(back);
 	b = to_json(back, &blen);
 	if (alen != blen || memcmp(a, b, alen)) {
 		fprintf(stderr, "round trip: bytes differ:\n--- first\n%s--- second\n%s", a, b);
