@@ -163,8 +163,6 @@ void fp__attach(struct footprint *fp, struct fp_attachment a);
 struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid);
 /* A new live process (a fork, or one found at attach); replaces a dead one with a reused pid. */
 struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns);
-/* Reads comm, exe and argv of a live process from /proc (best effort). */
-void fp__proc_read_proc(struct fp_proc *p);
 void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, char **argv, const char *comm);
 /* The thread group ended: records how and when, and removes it from the pid hash. */
 void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns);

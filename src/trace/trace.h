@@ -63,6 +63,9 @@ pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const voi
 /* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */
 int trace_release_command(int go_fd);
 
+/* Reads comm, exe and argv of a live process from /proc into p (best effort). */
+void trace_read_proc(struct fp_proc *p);
+
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);
 /* Parses a user name or uid into ids; 0 or -1 after reporting. */
