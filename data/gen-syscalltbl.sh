@@ -1,13 +1,14 @@
 #!/bin/sh
 # Generates the C syscall tables from data/syscalls/ at build time:
-#   <abi>.tsv     nr<TAB>name<TAB>entry         one file per ABI (x86_64, i386, x32, aarch64)
+#   <abi>.tsv     nr<TAB>name<TAB>entry         one file per ABI (x86_64, i386, x32, aarch64): every such file is
+#                                                a table, kf_sctbl_<abi>, which that ABI's row in src/abi/abi.c names
 #   newer.tsv     nr<TAB>name<TAB>entry<TAB>abis rows newer than the extracted tree, for a comma list of ABIs
 #   classes.tsv   name<TAB>CLASS<TAB>source      the subsystem class of every name (KF_CLASS_* without prefix),
 #                                                made by data/gen-classes.sh; rows without an entry get NONE
 # Output: syscalltbl.c (rows in number order, plus a name-sorted index per ABI) and syscalltbl.h.
 set -eu
 in=$1 out=$2
-abis="x86_64 i386 x32 aarch64"
+abis=$(for f in "$in"/*.tsv; do b=$(basename "$f" .tsv); case $b in newer | classes) ;; *) echo "$b" ;; esac; done)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 classes=$in/classes.tsv
@@ -25,14 +26,16 @@ classes=$in/classes.tsv
 	echo "#include <stddef.h>"
 	echo "struct kf_syscall;"
 	echo "struct kf_sctbl { const struct kf_syscall *rows; const unsigned short *by_name; size_t len; };"
-	echo "extern const struct kf_sctbl kf_sctbl[];"
+	for abi in $abis; do
+		echo "extern const struct kf_sctbl kf_sctbl_$abi;"
+	done
 	echo "#endif"
 } >"$tmp/h"
 
 for abi in $abis; do
 	ABI=$(echo "$abi" | tr "[:lower:]" "[:upper:]")
 	: >"$tmp/rows"
-	[ -f "$in/$abi.tsv" ] && grep -v '^#' "$in/$abi.tsv" | awk -F'\t' 'NF>=2 {print $1"\t"$2"\t"($3==""?"-":$3)}' >>"$tmp/rows"
+	grep -v '^#' "$in/$abi.tsv" | awk -F'\t' 'NF>=2 {print $1"\t"$2"\t"($3==""?"-":$3)}' >>"$tmp/rows"
 	[ -f "$in/newer.tsv" ] && grep -v '^#' "$in/newer.tsv" |
 		awk -F'\t' -v abi="$abi" 'NF>=4 { n = split($4, a, ","); for (i = 1; i <= n; i++) if (a[i] == abi) print $1"\t"$2"\t"$3 }' >>"$tmp/rows"
 	sort -t '	' -k1,1n -u "$tmp/rows" >"$tmp/sorted"
@@ -59,13 +62,7 @@ for abi in $abis; do
 	echo "static const unsigned short by_name_${abi}[] = {" >>"$tmp/c"
 	awk -F'\t' '{ print $2 "\t" NR - 1 }' "$tmp/sorted" | LC_ALL=C sort -t '	' -k1,1 | awk -F'\t' '{ printf "\t%s,\n", $2 }' >>"$tmp/c"
 	echo "};" >>"$tmp/c"
+	echo "const struct kf_sctbl kf_sctbl_$abi = { rows_$abi, by_name_$abi, sizeof(rows_$abi) / sizeof(rows_${abi}[0]) };" >>"$tmp/c"
 done
-{
-	echo "const struct kf_sctbl kf_sctbl[] = {"
-	for abi in $abis; do
-		echo "	{ rows_$abi, by_name_$abi, sizeof(rows_$abi) / sizeof(rows_${abi}[0]) },"
-	done
-	echo "};"
-} >>"$tmp/c"
 mv "$tmp/c" "$out/syscalltbl.c"
 mv "$tmp/h" "$out/syscalltbl.h"

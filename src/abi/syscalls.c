@@ -35,7 +35,9 @@ int kf_class_parse(const char *name, enum kf_class *klass)
 
 static const struct kf_sctbl *table(enum kf_abi abi)
 {
-	return (unsigned)abi < KF_ABI_NR ? &kf_sctbl[abi] : NULL;
+	const struct kf_abi_desc *d = kf_abi_get(abi);
+
+	return d ? d->table : NULL;
 }
 
 const struct kf_syscall *kf_syscall_by_nr(enum kf_abi abi, long nr)

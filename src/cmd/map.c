@@ -89,6 +89,29 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* "x86_64 or i386 (with --kernel-src also x32, aarch64)": which ABIs map with and without a tree. */
+static const char *abi_choices(void)
+{
+	static char buf[512];
+	size_t len = 0, nother = 0;
+
+	if (*buf)
+		return buf;
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					!i			   ? ""
+					: i + 1 == mapdb_nbuiltins ? " or "
+								   : ", ",
+					kf_abi_name(mapdb_builtins[i].abi));
+	for (int a = 0; a < KF_ABI_NR && len < sizeof(buf); a++)
+		if (!mapdb_has_builtin((enum kf_abi)a))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						nother++ ? ", " : " (with --kernel-src also ", kf_abi_name(a));
+	if (nother && len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, ")");
+	return buf;
+}
+
 /* Returns 0, 1 for --help, or -1 after an error message. */
 static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi *abi)
 {
@@ -128,15 +151,16 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	if (!map_renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, map_renderer_names());
 	if (!o->abi)
-		o->abi = "x86_64";
+		o->abi = kf_abi_name(kf_abi_host());
 	else
 		o->abi_given = true;
 	if (kf_abi_parse(o->abi, abi))
-		return error("unknown ABI '%s': expected x86_64 or i386 (with --kernel-src also x32, aarch64)", o->abi);
+		return error("unknown ABI '%s': expected %s", o->abi, abi_choices());
 	if (o->db && o->kernel_src)
 		return error("give --db or --kernel-src, not both");
-	if (!o->kernel_src && !o->db && *abi != KF_ABI_X86_64 && *abi != KF_ABI_I386)
-		return error("no built-in database for ABI '%s' (there are x86_64 and i386): use --kernel-src", o->abi);
+	if (!o->kernel_src && !o->db && !mapdb_has_builtin(*abi))
+		return error("no built-in database for ABI '%s' (there are %s): use --kernel-src", o->abi,
+			     mapdb_builtin_names());
 	if (o->save_db && !o->kernel_src)
 		return error("--save-db needs --kernel-src");
 	if (o->kernel_config && !o->kernel_src)
@@ -144,21 +168,25 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	return 0;
 }
 
-/* Without --abi, a footprint of i386 calls only (a 32-bit program) is mapped as i386. */
+/*
+ * Without --abi, a footprint with no call of the host's ABI is mapped as the first other ABI with a built-in
+ * database that it used: a 32-bit program's is mapped as i386.
+ */
 static enum kf_abi footprint_abi(const struct footprint *fp, const struct map_opts *o, enum kf_abi abi)
 {
-	bool x86_64 = false, i386 = false;
-	struct fp_sysstat **all;
+	bool used[KF_ABI_NR] = {false};
 
-	if (o->abi_given || !fp->syscalls.count)
+	if (o->abi_given)
 		return abi;
-	all = fp_sctab_sorted(&fp->syscalls, NULL);
-	for (uint32_t i = 0; i < fp->syscalls.count; i++) {
-		x86_64 |= all[i]->abi == KF_ABI_X86_64;
-		i386 |= all[i]->abi == KF_ABI_I386;
-	}
-	free(all);
-	return !x86_64 && i386 ? KF_ABI_I386 : abi;
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i])
+			used[fp->syscalls.slots[i]->abi] = true;
+	if (used[abi])
+		return abi;
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		if (used[mapdb_builtins[i].abi])
+			return mapdb_builtins[i].abi;
+	return abi;
 }
 
 /* The tree the chains come from: an index of --kernel-src, or the built-in database. */
@@ -345,7 +373,7 @@ int cmd_map(int argc, char **argv)
 	struct fp_kernel_map *own = NULL;
 	struct kmap_input *in = NULL;
 	char **names = NULL, *subject = NULL;
-	enum kf_abi abi = KF_ABI_X86_64;
+	enum kf_abi abi = kf_abi_host();
 	size_t nin = 0;
 	int rc, ret = 1;
 

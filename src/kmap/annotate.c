@@ -135,20 +135,20 @@ static bool uses_abi(const struct footprint *fp, enum kf_abi abi)
 
 int annotate_builtin(struct footprint *fp, const char *subject)
 {
-	static const enum kf_abi abis[] = {KF_ABI_X86_64, KF_ABI_I386};
 	struct kannot *ka = kannot_get(fp);
 
 	if (!ka->own_run) {
 		ka->own_run = xcalloc(1, sizeof(*ka->own_run));
 		kf_running__load(ka->own_run, NULL, NULL);
 	}
-	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
+	for (size_t a = 0; a < mapdb_nbuiltins; a++) {
+		enum kf_abi abi = mapdb_builtins[a].abi;
 		struct mapdb *db;
 		char *err = NULL;
 
-		if (abis[a] != kf_abi_host() && !uses_abi(fp, abis[a]))
+		if (abi != kf_abi_host() && !uses_abi(fp, abi))
 			continue;
-		db = mapdb_builtin(abis[a], &err);
+		db = mapdb_builtin(abi, &err);
 		if (!db) {
 			error("--map: %s", err);
 			free(err);

@@ -78,7 +78,7 @@ static void add_opt_name(struct mapdb *db, size_t *cap, const char *name)
 /* i386 rows name two entry points; the second is what a 64-bit kernel runs (IA32 emulation). */
 static void read_compat_entries(struct mapdb *db)
 {
-	char *path = xasprintf("%s/arch/x86/entry/syscalls/syscall_32.tbl", kt_index_srcdir(db->idx));
+	char *path = xasprintf("%s/%s", kt_index_srcdir(db->idx), kf_abi_get(db->abi)->tree_table);
 	struct strbuf sb = STRBUF_INIT;
 	char *save = NULL;
 
@@ -136,7 +136,7 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	}
 	if (db->nopts)
 		qsort(db->opts, db->nopts, sizeof(*db->opts), opt_cmp);
-	if (db->abi == KF_ABI_I386)
+	if (kf_abi_get(db->abi)->tree_compat)
 		read_compat_entries(db);
 	return db;
 }
@@ -406,15 +406,45 @@ fail:
 	return NULL;
 }
 
+static const char *builtin_text(enum kf_abi abi)
+{
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		if (mapdb_builtins[i].abi == abi && *mapdb_builtins[i].text)
+			return mapdb_builtins[i].text;
+	return NULL;
+}
+
+bool mapdb_has_builtin(enum kf_abi abi)
+{
+	return builtin_text(abi) != NULL;
+}
+
+const char *mapdb_builtin_names(void)
+{
+	static char buf[256];
+
+	if (!*buf) {
+		size_t len = 0;
+
+		for (size_t i = 0; i < mapdb_nbuiltins && len < sizeof(buf); i++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						!i			   ? ""
+						: i + 1 == mapdb_nbuiltins ? " and "
+									   : ", ",
+						kf_abi_name(mapdb_builtins[i].abi));
+	}
+	return buf;
+}
+
 struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 {
-	const char *text = abi == KF_ABI_X86_64 ? kf_mapdb_x86_64 : abi == KF_ABI_I386 ? kf_mapdb_i386 : "";
+	const char *text = builtin_text(abi);
 	struct mapdb *db;
 
 	*err = NULL;
-	if (!*text) {
-		*err = xasprintf("no built-in database for %s (there are x86_64 and i386): use --kernel-src",
-				 kf_abi_name(abi));
+	if (!text) {
+		*err = xasprintf("no built-in database for %s (there are %s): use --kernel-src", kf_abi_name(abi),
+				 mapdb_builtin_names());
 		return NULL;
 	}
 	db = mapdb_parse(text, "built-in database", err);

@@ -70,8 +70,15 @@ const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name);
 /* The highest syscall number of the tree's table, for "newer than the tree". */
 int mapdb_max_nr(const struct mapdb *db);
 
-/* The embedded files (mapdb_data.c), NUL-terminated; empty when the build has none. */
-extern const char kf_mapdb_x86_64[];
-extern const char kf_mapdb_i386[];
+/* The embedded databases (mapdb_data.c), NUL-terminated, one per ABI that has one, in enum order. */
+struct mapdb_text {
+	enum kf_abi abi;
+	const char *text;
+};
+extern const struct mapdb_text mapdb_builtins[];
+extern const size_t mapdb_nbuiltins;
+bool mapdb_has_builtin(enum kf_abi abi);
+/* Their ABIs for messages: "x86_64 and i386". */
+const char *mapdb_builtin_names(void);
 
 #endif

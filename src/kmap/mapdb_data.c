@@ -20,3 +20,13 @@ __asm__(".section .rodata\n"
 	".byte 0\n"
 	".size kf_mapdb_i386, . - kf_mapdb_i386\n"
 	".previous\n");
+
+extern const char kf_mapdb_x86_64[];
+extern const char kf_mapdb_i386[];
+
+/* Adding one: a data file (data/gen-mapdb.sh), its .incbin above, and a row here. */
+const struct mapdb_text mapdb_builtins[] = {
+    {KF_ABI_X86_64, kf_mapdb_x86_64},
+    {KF_ABI_I386, kf_mapdb_i386},
+};
+const size_t mapdb_nbuiltins = sizeof(mapdb_builtins) / sizeof(mapdb_builtins[0]);

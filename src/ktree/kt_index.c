@@ -69,23 +69,27 @@ static const char *lookup(void *ctx, const char *name)
 	return option_value(idx, name);
 }
 
-/* Architecture symbols fixed by the ABI when no configuration is given. */
+/* True when word is one of the space-separated words of list. */
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Architecture symbols fixed by the ABI when no configuration is given (its descriptor's tree_on, tree_off). */
 static const char *arch_symbol(const struct kt_index *idx, const char *name, bool *known)
 {
-	bool is32 = idx->abi == KF_ABI_I386;
+	const struct kf_abi_desc *d = kf_abi_get(idx->abi);
 
 	*known = true;
-	if (!strcmp(idx->arch, "x86")) {
-		if (!strcmp(name, "X86") || !strcmp(name, "MMU"))
-			return "y";
-		if (!strcmp(name, "X86_64") || !strcmp(name, "64BIT"))
-			return is32 ? NULL : "y";
-		if (!strcmp(name, "X86_32"))
-			return is32 ? "y" : NULL;
-	} else if (!strcmp(idx->arch, "arm64")) {
-		if (!strcmp(name, "ARM64") || !strcmp(name, "64BIT") || !strcmp(name, "MMU"))
-			return "y";
-	}
+	if (word_in(d->tree_on, name))
+		return "y";
+	if (word_in(d->tree_off, name))
+		return NULL;
 	*known = false;
 	return NULL;
 }
@@ -499,10 +503,8 @@ static int read_version(struct kt_index *idx, char **err)
 /* The tree's own table (arch/x86/entry/syscalls/syscall_64.tbl: "nr abi name entry"), to tell newer rows. */
 static void read_tree_table(struct kt_index *idx)
 {
-	const char *tbl = idx->abi == KF_ABI_I386      ? "arch/x86/entry/syscalls/syscall_32.tbl"
-			  : idx->abi == KF_ABI_AARCH64 ? NULL
-						       : "arch/x86/entry/syscalls/syscall_64.tbl";
-	const char *want = idx->abi == KF_ABI_X32 ? "x32" : idx->abi == KF_ABI_I386 ? "i386" : "64";
+	const struct kf_abi_desc *d = kf_abi_get(idx->abi);
+	const char *tbl = d->tree_table;
 
 	if (!tbl) {
 		/* the generic table: every "#define __NR_name ..." is a row of this tree */
@@ -532,9 +534,9 @@ static void read_tree_table(struct kt_index *idx)
 		int n = l[0] == '#' ? 0 : sscanf(l, "%15s %15s %63s %63s %63s", nr, abi, name, native, compat);
 		if (n < 3)
 			continue;
-		if ((!strcmp(abi, "common") && idx->abi != KF_ABI_I386) || !strcmp(abi, want))
+		if (word_in(d->tree_rows, abi))
 			kt_strv_push(&idx->tree_rows, name);
-		if (n == 5 && idx->abi == KF_ABI_I386)
+		if (n == 5 && d->tree_compat)
 			free(kt_map_put(&idx->compat_entry, name, xstrdup(compat)));
 	}
 	free(text);
@@ -570,7 +572,7 @@ struct kt_index *kt_index_build(const char *srcdir, enum kf_abi abi, const struc
 	struct kt_index *idx = xcalloc(1, sizeof(*idx));
 	idx->srcdir = xstrdup(real);
 	idx->abi = abi;
-	idx->arch = xstrdup(abi == KF_ABI_AARCH64 ? "arm64" : "x86");
+	idx->arch = xstrdup(kf_abi_get(abi)->tree_arch);
 	idx->cfg = kt_config_dup(cfg);
 	if (read_version(idx, err) < 0)
 		goto fail;
