@@ -29,7 +29,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build
+.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build man
 
 all: $(BUILD)/kfootprint
 
@@ -115,6 +115,10 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 
 workloads: $(WL_BIN)
 unit: $(UNIT_BIN)
+
+# The man page's option lists, from the commands' option tables (test_options checks them).
+man: $(BUILD)/tests/test_options
+	$(Q)$(BUILD)/tests/test_options --update-man man/kfootprint.1
 
 # libFuzzer harness for the footprint JSON reader (clang; libclang-rt-14-dev gives the fuzzer runtime).
 # `make fuzz` runs it for FUZZ_TIME seconds on a copy of tests/fuzz/corpus; tests/integration/report_fuzz.sh

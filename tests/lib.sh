@@ -21,5 +21,14 @@ check() {
 eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: expected '$2', got '$3'"; fi
 }
+# kf_names REGISTRY: the names a registry of kfootprint lists in its "expected one of ..." message, space-separated:
+# formats (report -F), map_formats (map -F), backends (record -b). Tests take their lists from here, never by hand.
+kf_names() {
+	case $1 in
+	formats) "$KF" report -F '?' /dev/null ;;
+	map_formats) "$KF" map -F '?' --syscalls read ;;
+	backends) "$KF" record -b '?' -- true ;;
+	esac 2>&1 | sed -n 's/.*expected one of //p' | tr -d ','
+}
 # jq-free JSON queries through python3 (installed by make deps): jget FILE EXPR, EXPR over `d`.
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kfootprint record: run or attach to a workload, build its footprint, save and print it. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,97 +30,56 @@ struct record_opts {
 	const char *map; /* --map[=FORMAT]: the kernel map after the report */
 };
 
-static const char usage_text[] =
-    "usage: kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
-    "       kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]\n"
-    "\n"
-    "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
-    "and thread it starts. The report goes to standard error; the workload's exit status is returned.\n"
-    "\n"
-    "  -o, --output FILE      save the footprint as JSON (schema kfootprint/1), written atomically\n"
-    "  -F, --format FORMAT    report format: %s (default text)\n"
-    "      --report FILE      write the report to FILE instead of standard error ('-': stdout)\n"
-    "      --log FILE         chronological log, one line per call (like strace -f -o); ptrace only\n"
-    "  -p, --pid PID[,PID]    attach to every thread of running processes (and their later children)\n"
-    "  -d, --duration SECS    stop observing after SECS (suffix s, m, h); a started command is stopped\n"
-    "                         with SIGTERM, then SIGKILL, unless --keep-running\n"
-    "      --keep-running     on --duration expiry, detach from a started command instead of stopping it\n"
-    "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
-    "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
-    "      --no-pin           ptrace: do not run the command on the tracer's CPU (see the README)\n"
-    "      --no-time          bpf: count calls and errors only, not the time in each call (cheaper)\n"
-    "      --label NAME       a label for this scenario, kept in the footprint\n"
-    "      --map[=FORMAT]     then map the syscalls to kernel source and options (see 'kfootprint map')\n"
-    "  -v, --verbose          diagnostics\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "examples:\n"
-    "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
-    "  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
-    "  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
-    "  kfootprint record -p 1234 -d 10 -o app.json\n";
-
-static void record_usage(FILE *out)
+static int opt_pid(const char *value, void *opts)
 {
-	fprintf(out, usage_text, renderer_names());
+	struct record_opts *o = opts;
+
+	return parse_pid_list("-p", value, &o->trace.pids, &o->trace.npids);
 }
 
-enum { OPT_REPORT = 256, OPT_LOG, OPT_KEEP, OPT_NOPIN, OPT_LABEL, OPT_MAP, OPT_NOTIME };
+static int opt_duration(const char *value, void *opts)
+{
+	return parse_seconds("--duration", value, &((struct record_opts *)opts)->trace.duration);
+}
 
-static const struct option long_opts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'F'},
-    {"report", required_argument, NULL, OPT_REPORT},
-    {"log", required_argument, NULL, OPT_LOG},
-    {"pid", required_argument, NULL, 'p'},
-    {"duration", required_argument, NULL, 'd'},
-    {"keep-running", no_argument, NULL, OPT_KEEP},
-    {"user", required_argument, NULL, 'u'},
-    {"backend", required_argument, NULL, 'b'},
-    {"no-pin", no_argument, NULL, OPT_NOPIN},
-    {"no-time", no_argument, NULL, OPT_NOTIME},
-    {"label", required_argument, NULL, OPT_LABEL},
-    {"map", optional_argument, NULL, OPT_MAP},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define R struct record_opts
+static const struct kf_option options[] = {
+    OPT_STRING('o', "output", R, output, "FILE",
+	       "save the footprint as JSON (schema kfootprint/1), written atomically"),
+    OPT_CHOICE('F', "format", R, format, "FORMAT", renderer_names, "report format: %s (default text)"),
+    OPT_STRING(0, "report", R, report, "FILE", "write the report to FILE instead of standard error ('-': stdout)"),
+    OPT_STRING(0, "log", R, log, "FILE", "chronological log, one line per call (like strace -f -o); ptrace only"),
+    OPT_CALLBACK('p', "pid", "PID[,PID]", opt_pid,
+		 "attach to every thread of running processes (and their later children)"),
+    OPT_CALLBACK('d', "duration", "SECS", opt_duration,
+		 "stop observing after SECS (suffix s, m, h); a started command is stopped with SIGTERM, then SIGKILL, "
+		 "unless --keep-running"),
+    OPT_BOOL(0, "keep-running", R, trace.keep_running,
+	     "on --duration expiry, detach from a started command instead of stopping it"),
+    OPT_STRING('u', "user", R, trace.user, "USER", "run COMMAND as USER (uid, gid, groups) while tracing as root"),
+    OPT_CHOICE('b', "backend", R, backend, "NAME", backend_names,
+	       "%s: auto (the default) takes the first that can run here, saying why when it is not the first"),
+    OPT_BOOL(0, "no-pin", R, trace.no_pin, "ptrace: do not run the command on the tracer's CPU (see the README)"),
+    OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
+    OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
+    OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
+		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
+    OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
+    OPT_HELP(),
+    OPT_END(),
 };
+#undef R
 
 /* Returns 0, 1 for --help (exit 0), or -1 after an error message. */
 static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 {
-	int c;
+	/* options stop at the first operand, so the workload's own options are never ours */
+	int i = kf_command_parse(&kf_cmd_record, KF_PARSE_STOP_AT_OPERAND, argc, argv, o);
 
-	optind = 1;
-	/* "+": options stop at the first non-option, so the workload's own options are never ours. */
-	while ((c = getopt_long(argc, argv, "+o:F:p:d:u:b:vh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case 'F': o->format = optarg; break;
-		case OPT_REPORT: o->report = optarg; break;
-		case OPT_LOG: o->log = optarg; break;
-		case 'p':
-			if (parse_pid_list("-p", optarg, &o->trace.pids, &o->trace.npids))
-				return -1;
-			break;
-		case 'd':
-			if (parse_seconds("--duration", optarg, &o->trace.duration))
-				return -1;
-			break;
-		case OPT_KEEP: o->trace.keep_running = true; break;
-		case 'u': o->trace.user = optarg; break;
-		case 'b': o->backend = optarg; break;
-		case OPT_NOPIN: o->trace.no_pin = true; break;
-		case OPT_NOTIME: o->trace.no_time = true; break;
-		case OPT_LABEL: o->label = optarg; break;
-		case OPT_MAP: o->map = optarg ? optarg : "text"; break;
-		case 'v': kf_verbose++; break;
-		case 'h': return 1;
-		default: return error("see 'kfootprint record --help'");
-		}
-	}
-	if (optind < argc)
-		o->trace.argv = argv + optind;
+	if (i < 0)
+		return i == KF_PARSE_HELP ? 1 : -1;
+	if (i < argc)
+		o->trace.argv = argv + i;
 	if (!o->trace.argv && !o->trace.npids)
 		return error("no command to run and no -p: see 'kfootprint record --help'");
 	if (o->trace.argv && o->trace.npids)
@@ -134,8 +92,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
 	if (o->map && !map_renderer_find(o->map))
 		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
-	if (strcmp(o->backend, "auto") && strcmp(o->backend, "ptrace") && strcmp(o->backend, "bpf"))
-		return error("unknown backend '%s': expected auto, ptrace or bpf", o->backend);
+	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
+		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
 	if (o->trace.argv) {
 		/* Fail before tracing anything: a missing command is the user's typo, not a footprint. */
 		char *path = trace_find_command(o->trace.argv[0]);
@@ -152,31 +110,47 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
+/* The first backend of the registry that sees each call's arguments (what --log needs). */
+static const struct backend_entry *log_backend(void)
+{
+	for (size_t i = 0; backend_at(i); i++)
+		if (backend_at(i)->sees_args)
+			return backend_at(i);
+	return NULL;
+}
+
 static const struct backend *pick_backend(const struct record_opts *o)
 {
-	char why[256] = "";
+	const struct backend_entry *b = backend_find(o->backend), *first = backend_at(0);
+	char why[256] = "", why_not[256] = "";
 
-	if (!strcmp(o->backend, "ptrace"))
-		return &backend_ptrace;
-	if (!strcmp(o->backend, "bpf")) {
-		if (backend_bpf.usable(why, sizeof(why))) {
-			error("backend bpf: %s", why);
+	if (b) {
+		if (b->be->usable(why, sizeof(why))) {
+			error("backend %s: %s", b->be->name, why);
 			return NULL;
 		}
-		if (o->log) {
-			error("--log needs the ptrace backend: bpf does not see each call's arguments");
+		if (o->log && !b->sees_args) {
+			error("--log needs the %s backend: %s does not see each call's arguments",
+			      log_backend() ? log_backend()->be->name : "ptrace", b->be->name);
 			return NULL;
 		}
-		return &backend_bpf;
+		return b->be;
 	}
-	if (o->log) {
-		debug("backend auto: ptrace, because --log needs each call's arguments");
-		return &backend_ptrace;
+	if (o->log && log_backend()) {
+		debug("backend auto: %s, because --log needs each call's arguments", log_backend()->be->name);
+		return log_backend()->be;
 	}
-	if (!backend_bpf.usable(why, sizeof(why)))
-		return &backend_bpf;
-	fprintf(stderr, "kfootprint: backend auto: using ptrace, bpf cannot load: %s\n", why);
-	return &backend_ptrace;
+	/* auto: the first that can run here; a fallback says, on one line, why the first could not */
+	for (size_t i = 0; (b = backend_at(i)); i++) {
+		if (b->be->usable(i ? why : why_not, sizeof(why)))
+			continue;
+		if (i)
+			fprintf(stderr, "kfootprint: backend auto: using %s, %s cannot load: %s\n", b->be->name,
+				first->be->name, why_not);
+		return b->be;
+	}
+	error("backend auto: no backend can run here: %s: %s", first->be->name, why_not);
+	return NULL;
 }
 
 static volatile sig_atomic_t stop_signal;
@@ -296,7 +270,7 @@ static void fill_workload(const struct record_opts *o, struct footprint *fp, con
 	}
 }
 
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
@@ -306,7 +280,7 @@ int cmd_record(int argc, char **argv)
 
 	rc = parse_record_opts(argc, argv, &o);
 	if (rc > 0) {
-		record_usage(stdout);
+		kf_command_help(&kf_cmd_record, stdout);
 		free(o.trace.pids);
 		return 0;
 	}
@@ -356,3 +330,19 @@ out:
 	free(o.trace.pids);
 	return ret;
 }
+
+const struct kf_command kf_cmd_record = {
+    .name = "record",
+    .fn = cmd_record,
+    .summary = "trace a command or attach to processes, print the footprint",
+    .synopsis = "kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
+		"kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]",
+    .description = "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
+		   "and thread it starts. The report goes to standard error; the workload's exit status is returned.",
+    .options = options,
+    .more_help = renderer_help,
+    .examples = "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
+		"  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
+		"  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
+		"  kfootprint record -p 1234 -d 10 -o app.json\n",
+};

@@ -15,17 +15,37 @@ static const struct map_renderer *const map_renderers[] = {
     &map_renderer_kconfig,
 };
 
+#define NMAP_RENDERERS (sizeof(map_renderers) / sizeof(map_renderers[0]))
+
 const struct map_renderer *map_renderer_find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(map_renderers) / sizeof(map_renderers[0]); i++)
+	for (size_t i = 0; name && i < NMAP_RENDERERS; i++)
 		if (!strcmp(map_renderers[i]->name, name))
 			return map_renderers[i];
 	return NULL;
 }
 
+const struct map_renderer *map_renderer_at(size_t i)
+{
+	return i < NMAP_RENDERERS ? map_renderers[i] : NULL;
+}
+
 const char *map_renderer_names(void)
 {
-	return "text, rst, json, kconfig";
+	static char buf[256];
+
+	if (*buf)
+		return buf;
+	for (size_t i = 0, len = 0; i < NMAP_RENDERERS && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? ", " : "", map_renderers[i]->name);
+	return buf;
+}
+
+void map_renderer_help(FILE *out)
+{
+	fputs("\nformats:\n", out);
+	for (size_t i = 0; i < NMAP_RENDERERS; i++)
+		fprintf(out, "  %-8s %s\n", map_renderers[i]->name, map_renderers[i]->help);
 }
 
 const char *map_tree_line(const struct fp_kernel_map *m, char *buf, size_t len)

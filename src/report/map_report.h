@@ -9,8 +9,9 @@
 /*
  * Renderers of a mapping (kfootprint map, record --map): pure functions of a struct fp_kernel_map writing to
  * out, returning 0 or -1 on a write error. Their own table, apart from the footprint renderers: a mapping is
- * not a footprint. Adding one: src/report/map_<name>.c, a row in map_renderers[] (map_report.c), a test in
- * tests/integration/map_formats.sh and a section in docs/map.md.
+ * not a footprint. Adding one: src/report/map_<name>.c, a row in map_renderers[] (map_report.c), the one
+ * registry the names come from everywhere, a test in tests/integration/map_formats.sh and a section in
+ * docs/map.md.
  */
 struct map_renderer {
 	const char *name;
@@ -19,7 +20,9 @@ struct map_renderer {
 };
 
 const struct map_renderer *map_renderer_find(const char *name);
-const char *map_renderer_names(void); /* "text, rst, json, kconfig" */
+const struct map_renderer *map_renderer_at(size_t i); /* NULL past the last */
+const char *map_renderer_names(void);		      /* "text, rst, json, kconfig" */
+void map_renderer_help(FILE *out);		      /* the "formats:" section of --help */
 
 extern const struct map_renderer map_renderer_text;
 extern const struct map_renderer map_renderer_rst;

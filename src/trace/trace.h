@@ -47,6 +47,23 @@ extern const struct backend backend_ptrace;
 extern const struct backend backend_bpf;
 
 /*
+ * The one registry of backends (backends.c), in the order `-b auto` tries them: -b, --help, error messages and
+ * the tests take the names from it. Adding a backend: src/trace/<name>*.c defining a const struct backend, its
+ * declaration above, a row in the registry (what it sees, its help), tests, README.md and docs/.
+ */
+struct backend_entry {
+	const struct backend *be;
+	bool sees_args; /* sees each call's arguments: can write --log */
+	const char *help;
+};
+/* NULL when no backend has that name (a build with NO_BPF=1 has no bpf). */
+const struct backend_entry *backend_find(const char *name);
+/* The i-th entry, NULL past the last. */
+const struct backend_entry *backend_at(size_t i);
+/* "auto, bpf, ptrace": auto, then the registry's names. */
+const char *backend_names(void);
+
+/*
  * The full path of a command as execvp would find it in PATH (without execvp's retry of a non-ELF file
  * through /bin/sh: the footprint is of the command given). NULL when not found; the caller frees it.
  */
