@@ -139,7 +139,7 @@ $(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/ktree/kt_*.c src/ktre
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
-		$(filter-out src/ktree/kt_index.c,$(wildcard src/ktree/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
+		$(filter-out src/ktree/kt_index.c src/ktree/kt_resolve.c,$(wildcard src/ktree/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
 fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ)
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/

@@ -189,6 +189,40 @@ size_t kt_maint_nsections(const struct kt_maint *m);
 /* Matching sections for a tree-relative path, sorted (depth desc, literal before wildcard, file order). */
 size_t kt_maint_match(const struct kt_maint *m, const char *path, struct kt_section_match **out);
 
+/* ---- the index (kt_index.c: the tree and option values; kt_resolve.c: the chain of each syscall) ---- */
+
+struct kt_index {
+	char *srcdir;
+	enum kf_abi abi;
+	char *arch;
+	char version[128];
+	struct kt_config *cfg;
+	struct kt_map vars;
+	struct kt_scan scan;
+	struct kt_kbuild *kb;
+	struct kt_kconfig kc;
+	struct kt_maint *maint;
+	bool have_maint;
+	struct kt_map chains;	    /* file -> struct chain * */
+	struct kt_map memo;	    /* option -> value string (or &off) for the Kconfig-derived defaults */
+	struct kt_map byname;	    /* table name -> (index + 1) */
+	struct kt_strv arch_on;	    /* __ARCH_WANT_* in force */
+	struct kt_strv tree_rows;   /* names in the tree's own syscall table; empty when it has none */
+	struct kt_map compat_entry; /* i386: name -> compat entry point (syscall_32.tbl's 5th column) */
+	struct kt_syscall *sys;
+	size_t nsys;
+	bool from_cache;
+};
+
+/* Symbols as conditions name them: CONFIG_X, X, __ARCH_WANT_X, a few arch macros; a kt_lookup_fn on an index. */
+const char *kt_index_lookup(void *ctx, const char *name);
+/* The value of an option (no CONFIG_): the configuration's, or the Kconfig-derived default; NULL for n. */
+const char *kt_index_value(struct kt_index *idx, const char *name);
+/* Resolves the chain of one table row into s. */
+void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_syscall *row);
+/* Frees an entry of idx->chains. */
+void kt_chain_free(void *p);
+
 /* ---- cache (kt_cache.c) ---- */
 
 /*
