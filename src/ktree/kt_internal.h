@@ -45,7 +45,7 @@ bool kt_is_dir(const char *path);
 bool kt_is_real_dir(const char *path);
 bool kt_is_file(const char *path);
 
-/* ---- conditions (kt_cond.c) ---- */
+/* ---- conditions (kt_cond.c) and their expressions (kt_expr.c) ---- */
 
 /* Looks up a symbol's value ("y", "m", string, NULL for n); used to evaluate conditions. */
 typedef const char *(*kt_lookup_fn)(void *ctx, const char *name);
@@ -63,11 +63,14 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 		    const char *where);
 /* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
 void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
+/* C identifiers: a first character, a following one. */
+bool kt_ident_start(int ch);
+bool kt_ident_char(int ch);
 /* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
 bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
-/* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed. */
+/* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed (kt_expr.c). */
 long kt_cpp_eval(const char *expr, kt_lookup_fn lookup, void *ctx, bool *ok);
-/* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y). */
+/* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y) (kt_expr.c). */
 int kt_kexpr_eval(const char *expr, kt_lookup_fn lookup, void *ctx);
 
 /*
