@@ -119,7 +119,7 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
 void kt_scan_release(struct kt_scan *sc);
 
-/* ---- Makefile/Kbuild (kt_kbuild.c) ---- */
+/* ---- Makefile/Kbuild (kt_makefile.c parses one, kt_kbuild.c walks them) ---- */
 
 struct kt_mkassign {
 	char *lhs;    /* expanded left-hand side: "obj-$(CONFIG_X)" kept symbolic, "obj-y", "mmu-y" */
@@ -141,6 +141,8 @@ struct kt_makefile {
  */
 void kt_makefile_parse(struct kt_makefile *mk, const char *path, const char *text, const struct kt_map *vars);
 void kt_makefile_release(struct kt_makefile *mk);
+/* "$(CONFIG_X)" -> "X" (malloc'd); NULL when s is not exactly one config reference. */
+char *kt_mk_config_ref(const char *s);
 
 struct kt_kbuild;
 /* lookup (may be NULL) evaluates conditions when a file is listed by several lines (obj-$(CONFIG_X86_32) and
