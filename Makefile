@@ -10,7 +10,10 @@ APT_MAP   := linux-source-6.1 cscope xz-utils
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
 VERSION   := 0.1.0
-BUILD     := build
+# NO_BPF=1: a ptrace-only build for machines without clang, bpftool, libbpf or kernel BTF (no BPF programs, no
+# skeleton, no -lbpf -lelf), into build/nobpf unless BUILD says otherwise. `make check` builds it once.
+NO_BPF    ?=
+BUILD     := $(if $(filter 1,$(NO_BPF)),build/nobpf,build)
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 CC        ?= gcc
 CLANG     ?= clang
@@ -20,6 +23,10 @@ CFLAGS    ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
              -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen $(SAN)
 LDLIBS    := -ljson-c -lz -lbpf -lelf -lm
+ifeq ($(NO_BPF),1)
+override CFLAGS += -DKF_NO_BPF
+LDLIBS    := -ljson-c -lz -lm
+endif
 ifeq ($(V),1)
 Q :=
 msg :=
@@ -34,10 +41,10 @@ endif
 all: $(BUILD)/kfootprint
 
 SRC_ALL  := $(sort $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c)))
-SRC_LIB  := $(filter-out src/main.c,$(SRC_ALL))
+SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf%),$(SRC_ALL))
 GEN_C    := $(BUILD)/gen/syscalltbl.c
 GEN_H    := $(BUILD)/gen/syscalltbl.h
-BPF_SRC  := $(wildcard src/bpf/*.bpf.c)
+BPF_SRC  := $(if $(filter 1,$(NO_BPF)),,$(wildcard src/bpf/*.bpf.c))
 BPF_SKEL := $(patsubst src/bpf/%.bpf.c,$(BUILD)/gen/%.skel.h,$(BPF_SRC))
 # Kept: make would delete them as intermediates and rebuild every object next time.
 .SECONDARY: $(BPF_SKEL) $(BPF_SKEL:.skel.h=.bpf.o) $(BPF_SKEL:.skel.h=.btf.h)
@@ -149,6 +156,7 @@ fuzz: fuzz-build
 check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all unit workloads
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
 run: deps all
