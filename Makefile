@@ -132,8 +132,8 @@ man: $(BUILD)/tests/test_options
 # runs a short bounded pass in `make check`.
 FUZZ_TIME ?= 60
 # The reader, the model and the renderers are instrumented; whatever else they reach comes from libkf.a.
-FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c) src/abi/syscalls.c $(GEN_C) \
-             $(addprefix src/report/,report.c report_util.c text.c strace.c rst.c tree.c json.c csv.c)
+FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c src/abi/*.c) $(GEN_C) \
+             $(filter-out src/report/map_%,$(wildcard src/report/*.c))
 $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen \
