@@ -58,9 +58,11 @@ $(GEN_C) $(GEN_H) &: data/gen-syscalltbl.sh $(wildcard data/syscalls/*)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(BUILD)/gen && sh data/gen-syscalltbl.sh data/syscalls $(BUILD)/gen
 
+# The kernel side reads registers through CO-RE, per architecture (libbpf's bpf_tracing.h names): this machine's.
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 $(BUILD)/gen/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) $(BUILD)/gen/vmlinux.h
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
 	$(Q)llvm-strip -g $@ 2>/dev/null || true
 
 # %.btf.h: the BTF types the object's CO-RE relocations need, cut from this kernel's BTF, and this kernel's
