@@ -22,6 +22,7 @@ struct kf_command {
 	const char *synopsis;		  /* usage lines, newline-separated, without "usage: " */
 	const char *description;	  /* a paragraph, lines wrapped */
 	const struct kf_option *options;
+	size_t opts_size;	      /* of the struct the table's offsets are into */
 	void (*more_help)(FILE *out); /* sections after the options (formats ...), or NULL */
 	const char *examples;	      /* lines, "  command    what it does" */
 };

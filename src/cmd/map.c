@@ -405,6 +405,7 @@ const struct kf_command kf_cmd_map = {
 	"(built-in, a COND_SYSCALL stub, or absent); then the options rolled up with their Kconfig entries.\n"
 	"Without --kernel-src the built-in database (Linux 6.1, generated from Debian's linux-source-6.1) answers.",
     .options = options,
+    .opts_size = sizeof(struct map_opts),
     .more_help = map_renderer_help,
     .examples = "  kfootprint -o ls.json -- ls /; kfootprint map ls.json\n"
 		"  kfootprint map --syscalls eventfd2,futex,socket\n"

@@ -340,6 +340,7 @@ const struct kf_command kf_cmd_record = {
     .description = "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
 		   "and thread it starts. The report goes to standard error; the workload's exit status is returned.",
     .options = options,
+    .opts_size = sizeof(struct record_opts),
     .more_help = renderer_help,
     .examples = "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
 		"  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"

@@ -89,6 +89,7 @@ const struct kf_command kf_cmd_report = {
 	"Renders a footprint saved by 'kfootprint record -o FILE.json' (schema kfootprint/1) to standard output;\n"
 	"FILE.json '-' reads standard input.",
     .options = options,
+    .opts_size = sizeof(struct report_opts),
     .more_help = renderer_help,
     .examples = "  kfootprint report ls.json                     tables per subsystem and the process tree\n"
 		"  kfootprint report -F strace ls.json           the layout of strace -c, to diff with it\n"

@@ -139,11 +139,12 @@ static int parse_capturing(const struct kf_command *c, char **argv, int argc, ch
 {
 	char path[] = "/tmp/kf-test-options.XXXXXX";
 	int fd = mkstemp(path), saved, rc;
-	/* every command's options struct fits: the table's offsets are into it */
+	/* the table's offsets are into the command's options struct, which must fit */
 	static _Alignas(16) char opts[4096];
 	ssize_t n;
 
 	assert_true(fd >= 0);
+	assert_true(c->opts_size && c->opts_size <= sizeof(opts));
 	memset(opts, 0, sizeof(opts));
 	fflush(stderr);
 	saved = dup(2);
