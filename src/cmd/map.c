@@ -67,7 +67,7 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "syscalls", M, syscalls, "LIST", "map these syscalls (comma-separated table names)"),
     OPT_BOOL(0, "all-syscalls", M, all, "map every row of the ABI's table"),
     OPT_CHOICE(0, "abi", M, abi, "ABI", abi_choices,
-	       "%s (default: the host's, or for a footprint without calls of it, the one it used)"),
+	       "%s; by default the host's, or for a footprint without calls of it, the one it used"),
     OPT_STRING(0, "kernel-src", M, kernel_src, "DIR",
 	       "index this kernel source tree instead (cached in ~/.cache/kfootprint)"),
     OPT_STRING(0, "kernel-config", M, kernel_config, "FILE",
