@@ -10,7 +10,10 @@ APT_MAP   := linux-source-6.1 cscope xz-utils
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
 VERSION   := 0.1.0
-BUILD     := build
+# NO_BPF=1: a ptrace-only build for machines without clang, bpftool, libbpf or kernel BTF (no BPF programs, no
+# skeleton, no -lbpf -lelf), into build/nobpf unless BUILD says otherwise. `make check` builds it once.
+NO_BPF    ?=
+BUILD     := $(if $(filter 1,$(NO_BPF)),build/nobpf,build)
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 CC        ?= gcc
 CLANG     ?= clang
@@ -20,6 +23,10 @@ CFLAGS    ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
              -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen $(SAN)
 LDLIBS    := -ljson-c -lz -lbpf -lelf -lm
+ifeq ($(NO_BPF),1)
+override CFLAGS += -DKF_NO_BPF
+LDLIBS    := -ljson-c -lz -lm
+endif
 ifeq ($(V),1)
 Q :=
 msg :=
@@ -29,15 +36,15 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build
+.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build man
 
 all: $(BUILD)/kfootprint
 
 SRC_ALL  := $(sort $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c)))
-SRC_LIB  := $(filter-out src/main.c,$(SRC_ALL))
+SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf%),$(SRC_ALL))
 GEN_C    := $(BUILD)/gen/syscalltbl.c
 GEN_H    := $(BUILD)/gen/syscalltbl.h
-BPF_SRC  := $(wildcard src/bpf/*.bpf.c)
+BPF_SRC  := $(if $(filter 1,$(NO_BPF)),,$(wildcard src/bpf/*.bpf.c))
 BPF_SKEL := $(patsubst src/bpf/%.bpf.c,$(BUILD)/gen/%.skel.h,$(BPF_SRC))
 # Kept: make would delete them as intermediates and rebuild every object next time.
 .SECONDARY: $(BPF_SKEL) $(BPF_SKEL:.skel.h=.bpf.o) $(BPF_SKEL:.skel.h=.btf.h)
@@ -51,9 +58,11 @@ $(GEN_C) $(GEN_H) &: data/gen-syscalltbl.sh $(wildcard data/syscalls/*)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(BUILD)/gen && sh data/gen-syscalltbl.sh data/syscalls $(BUILD)/gen
 
+# The kernel side reads registers through CO-RE, per architecture (libbpf's bpf_tracing.h names): this machine's.
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 $(BUILD)/gen/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) $(BUILD)/gen/vmlinux.h
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/gen -Isrc/bpf -c $< -o $@
 	$(Q)llvm-strip -g $@ 2>/dev/null || true
 
 # %.btf.h: the BTF types the object's CO-RE relocations need, cut from this kernel's BTF, and this kernel's
@@ -90,9 +99,9 @@ $(BUILD)/kfootprint: $(BUILD)/obj/src/main.o $(BUILD)/libkf.a
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# The built-in map databases are .incbin'd (src/kernel/mapdb_data.c); `make mapdb` regenerates them from Debian's
+# The built-in map databases are .incbin'd (src/kmap/mapdb_data.c); `make mapdb` regenerates them from Debian's
 # linux-source-6.1 (KSRC=DIR: from that tree instead).
-$(BUILD)/obj/src/kernel/mapdb_data.o: $(wildcard data/mapdb-*.json)
+$(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)
@@ -116,13 +125,17 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 workloads: $(WL_BIN)
 unit: $(UNIT_BIN)
 
+# The man page's option lists, from the commands' option tables (test_options checks them).
+man: $(BUILD)/tests/test_options
+	$(Q)$(BUILD)/tests/test_options --update-man man/kfootprint.1
+
 # libFuzzer harness for the footprint JSON reader (clang; libclang-rt-14-dev gives the fuzzer runtime).
 # `make fuzz` runs it for FUZZ_TIME seconds on a copy of tests/fuzz/corpus; tests/integration/report_fuzz.sh
 # runs a short bounded pass in `make check`.
 FUZZ_TIME ?= 60
 # The reader, the model and the renderers are instrumented; whatever else they reach comes from libkf.a.
-FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c) src/kernel/syscalls.c $(GEN_C) \
-             $(addprefix src/report/,report.c report_util.c text.c strace.c rst.c tree.c json.c csv.c)
+FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c src/abi/*.c) $(GEN_C) \
+             $(filter-out src/report/map_%,$(wildcard src/report/*.c))
 $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen \
@@ -131,11 +144,11 @@ $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 # libFuzzer harnesses for the kernel tree index readers (Makefile/Kbuild, Kconfig, MAINTAINERS);
 # tests/integration/ktree_fuzz.sh runs them briefly, each on its tests/fuzz/ktree-seeds/NAME seeds.
 KT_FUZZ   := $(BUILD)/fuzz/fuzz_kbuild $(BUILD)/fuzz/fuzz_kconfig $(BUILD)/fuzz/fuzz_maintainers
-$(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/kernel/kt_*.c src/kernel/kt_*.h) $(BUILD)/libkf.a
+$(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/ktree/kt_*.c src/ktree/kt_*.h) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
-		$(filter-out src/kernel/kt_index.c,$(wildcard src/kernel/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
+		$(filter-out src/ktree/kt_index.c src/ktree/kt_resolve.c,$(wildcard src/ktree/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
 fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ)
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
@@ -145,6 +158,7 @@ fuzz: fuzz-build
 check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all unit workloads
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
 run: deps all

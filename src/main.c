@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kfootprint: which parts of the Linux kernel does this workload really use?
- * Subcommand dispatch; each command lives in src/cmd/<name>.c.
+ * Subcommand dispatch through kf_commands[] (cmd/cmd.c); each command lives in src/cmd/<name>.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,37 +9,34 @@
 #include "cmd/cmd.h"
 #include "util/error.h"
 
-struct cmd_struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct cmd_struct commands[] = {
-    {"record", cmd_record, "trace a command or attach to processes, print the footprint"},
-    {"report", cmd_report, "render a saved footprint (FILE.json) again"},
-    {"map", cmd_map, "map syscalls to kernel source, Makefile objects, Kconfig options, maintainers"},
-};
-
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
-		     "       kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]\n"
-		     "       kfootprint report [-F FORMAT] FILE.json\n"
-		     "       kfootprint map [OPTIONS] FILE.json | --syscalls LIST | --all-syscalls\n"
-		     "\n"
+	const char *lead = "usage: ";
+
+	for (size_t i = 0; kf_commands[i]; i++) {
+		for (const char *s = kf_commands[i]->synopsis; *s; lead = "       ") {
+			size_t n = strcspn(s, "\n");
+
+			fprintf(out, "%s%.*s\n", lead, (int)n, s);
+			s += n + (s[n] == '\n');
+		}
+	}
+	fprintf(out, "\n"
 		     "Which parts of the Linux kernel does this workload really use? kfootprint runs or attaches\n"
 		     "to a workload, records every system call of every process and thread, and reports the\n"
 		     "footprint: syscalls with counts, errors and time, the process tree with the files each\n"
 		     "process opened, and the kernel subsystems behind each call.\n"
 		     "\n"
 		     "commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; kf_commands[i]; i++)
+		fprintf(out, "  %-8s %s\n", kf_commands[i]->name, kf_commands[i]->summary);
 	fprintf(out, "\n"
 		     "'kfootprint COMMAND --help' shows the options of a command; with no command, record is meant.\n"
 		     "  -h, --help      this help\n"
-		     "  -V, --version   print the version\n");
+		     "  -V, --version   print the version\n"
+		     "\n"
+		     "exit status: the workload's for record (128 + N when a signal N killed it); 1 when kfootprint\n"
+		     "itself fails, a usage error included (strace's convention); 0 otherwise.\n");
 }
 
 /* perf's run_builtin habit: a full disk or a closed pipe on stdout is an error, not a silent success. */
@@ -54,9 +51,11 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+	const struct kf_command *c;
+
 	if (argc < 2) {
-		usage(stderr);
-		return 2;
+		error("nothing to do: see 'kfootprint --help'");
+		return 1;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -66,10 +65,10 @@ int main(int argc, char **argv)
 		printf("kfootprint %s\n", KF_VERSION);
 		return finish_stdout(0);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	c = kf_command_find(argv[1]);
+	if (c)
+		return finish_stdout(c->fn(argc - 1, argv + 1));
 	/* No subcommand: "kfootprint [OPTIONS] -- COMMAND" records, as strace would. */
 	argv[0] = "record";
-	return finish_stdout(cmd_record(argc, argv));
+	return finish_stdout(kf_cmd_record.fn(argc, argv));
 }

@@ -11,7 +11,36 @@ trap 'rm -rf "$T"' EXIT
 
 ok() { echo "ok $*"; }
 not_ok() { echo "not ok $*"; }
-skip() { echo "ok $1 # SKIP $2"; }
+# skip NAME WHY: a skip states why, or it is a failure
+skip() {
+	if [ -n "${2:-}" ]; then echo "ok $1 # SKIP $2"; else not_ok "$1: skipped without a reason"; fi
+}
+# bpf_or_skip NAME: true when the bpf backend runs here. Otherwise a skip with its reason where this machine
+# cannot run it (KF_NO_BPF=reason, a build without it, not root, no kernel BTF, a kernel older than 5.11), and a
+# failure where it should: as root on a kernel with BTF, a load failure is a bug, never a skip.
+bpf_or_skip() {
+	if [ -n "${KF_NO_BPF:-}" ]; then
+		skip "$1" "KF_NO_BPF: $KF_NO_BPF"
+		return 1
+	fi
+	if bpf_out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
+		return 0
+	fi
+	kver=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+	case $bpf_out in
+	*"unknown backend 'bpf'"*) skip "$1" "kfootprint was built without the bpf backend (NO_BPF=1)" ;;
+	*) if [ "$(id -u)" -ne 0 ]; then
+		skip "$1" "not root: $bpf_out"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		skip "$1" "no kernel BTF (/sys/kernel/btf/vmlinux): $bpf_out"
+	elif [ "$kver" -lt 5011 ]; then
+		skip "$1" "kernel $(uname -r) has no BPF task storage (5.11): $bpf_out"
+	else
+		not_ok "$1: the bpf backend fails as root on a kernel with BTF: $bpf_out"
+	fi ;;
+	esac
+	return 1
+}
 # check NAME COMMAND...: ok when the command succeeds; its output is shown on failure.
 check() {
 	name=$1; shift
@@ -20,6 +49,15 @@ check() {
 # eq NAME EXPECTED ACTUAL
 eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: expected '$2', got '$3'"; fi
+}
+# kf_names REGISTRY: the names a registry of kfootprint lists in its "expected one of ..." message, space-separated:
+# formats (report -F), map_formats (map -F), backends (record -b). Tests take their lists from here, never by hand.
+kf_names() {
+	case $1 in
+	formats) "$KF" report -F '?' /dev/null ;;
+	map_formats) "$KF" map -F '?' --syscalls read ;;
+	backends) "$KF" record -b '?' -- true ;;
+	esac 2>&1 | sed -n 's/.*expected one of //p' | tr -d ','
 }
 # jq-free JSON queries through python3 (installed by make deps): jget FILE EXPR, EXPR over `d`.
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

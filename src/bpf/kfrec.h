@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #endif
 
-/* ABI numbers, equal to enum kf_abi (src/kernel/syscalls.h); the user side asserts it. */
+/* ABI numbers: enum kf_abi (src/abi/abi.h) of the ABIs whose descriptor says bpf; the user side asserts it. */
 #define KF_BPF_ABI_X86_64 0
 #define KF_BPF_ABI_I386	  1
 #define KF_BPF_ABI_X32	  2

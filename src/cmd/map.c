@@ -4,16 +4,16 @@
  * Kconfig options, MAINTAINERS sections, and what the running kernel has.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
-#include "kernel/kmap.h"
-#include "kernel/ktree.h"
-#include "kernel/mapdb.h"
+#include "kmap/annotate.h"
+#include "kmap/kmap.h"
+#include "ktree/ktree.h"
+#include "kmap/mapdb.h"
 #include "kernel/running.h"
 #include "report/map_report.h"
 #include "util/atomic_file.h"
@@ -37,87 +37,64 @@ struct map_opts {
 	const char *file;    /* FILE.json */
 };
 
-static const char usage_text[] =
-    "usage: kfootprint map [OPTIONS] FILE.json\n"
-    "       kfootprint map [OPTIONS] --syscalls NAME[,NAME...]\n"
-    "       kfootprint map [OPTIONS] --all-syscalls\n"
-    "\n"
-    "For each syscall, where the kernel implements it (SYSCALL_DEFINE file:line), the Makefile object and every\n"
-    "Kconfig option on the path to vmlinux, the MAINTAINERS section, and whether the running kernel has it\n"
-    "(built-in, a COND_SYSCALL stub, or absent); then the options rolled up with their Kconfig entries.\n"
-    "Without --kernel-src the built-in database (Linux 6.1, generated from Debian's linux-source-6.1) answers.\n"
-    "\n"
-    "  -F, --format FORMAT      %s (default text)\n"
-    "  -o, --output OUT         write to OUT instead of standard output, atomically\n"
-    "      --syscalls LIST      map these syscalls (comma-separated table names)\n"
-    "      --all-syscalls       map every row of the ABI's table\n"
-    "      --abi ABI            x86_64 (default; i386 for a footprint of i386 calls only) or i386;\n"
-    "                           with --kernel-src also x32, aarch64\n"
-    "      --kernel-src DIR     index this kernel source tree instead (cached in ~/.cache/kfootprint)\n"
-    "      --kernel-config FILE evaluate the tree's conditions with this .config (default: the tree's\n"
-    "                           Kconfig defaults, every option with a prompt on)\n"
-    "      --no-running         do not read the running kernel (/proc/config.gz, /proc/kallsyms)\n"
-    "      --no-cache           --kernel-src: neither read nor write the index cache\n"
-    "      --save-db FILE       --kernel-src: save the index as a map database (how data/mapdb-*.json are made)\n"
-    "      --db FILE            use a map database saved by --save-db instead of the built-in one\n"
-    "  -v, --verbose            diagnostics\n"
-    "  -h, --help               this help\n"
-    "\n"
-    "examples:\n"
-    "  kfootprint -o ls.json -- ls /; kfootprint map ls.json\n"
-    "  kfootprint map --syscalls eventfd2,futex,socket\n"
-    "  kfootprint map -F kconfig -o ls.config ls.json\n"
-    "  kfootprint map --kernel-src /usr/src/linux-source-6.1 --all-syscalls -F json\n";
+/* "x86_64 or i386 (with --kernel-src also x32, aarch64)": which ABIs map with and without a tree. */
+static const char *abi_choices(void)
+{
+	static char buf[512];
+	size_t len = 0, nother = 0;
 
-enum { OPT_KSRC = 256, OPT_KCONFIG, OPT_SYSCALLS, OPT_ALL, OPT_ABI, OPT_SAVE_DB, OPT_DB, OPT_NO_RUNNING, OPT_NO_CACHE };
+	if (*buf)
+		return buf;
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					!i			   ? ""
+					: i + 1 == mapdb_nbuiltins ? " or "
+								   : ", ",
+					kf_abi_name(mapdb_builtins[i].abi));
+	for (int a = 0; a < KF_ABI_NR && len < sizeof(buf); a++)
+		if (!mapdb_has_builtin((enum kf_abi)a))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						nother++ ? ", " : " (with --kernel-src also ", kf_abi_name(a));
+	if (nother && len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, ")");
+	return buf;
+}
 
-static const struct option long_opts[] = {
-    {"format", required_argument, NULL, 'F'},
-    {"output", required_argument, NULL, 'o'},
-    {"kernel-src", required_argument, NULL, OPT_KSRC},
-    {"kernel-config", required_argument, NULL, OPT_KCONFIG},
-    {"syscalls", required_argument, NULL, OPT_SYSCALLS},
-    {"all-syscalls", no_argument, NULL, OPT_ALL},
-    {"abi", required_argument, NULL, OPT_ABI},
-    {"save-db", required_argument, NULL, OPT_SAVE_DB},
-    {"db", required_argument, NULL, OPT_DB},
-    {"no-running", no_argument, NULL, OPT_NO_RUNNING},
-    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define M struct map_opts
+static const struct kf_option options[] = {
+    OPT_CHOICE('F', "format", M, format, "FORMAT", map_renderer_names, "%s (default text)"),
+    OPT_STRING('o', "output", M, output, "OUT", "write to OUT instead of standard output, atomically"),
+    OPT_STRING(0, "syscalls", M, syscalls, "LIST", "map these syscalls (comma-separated table names)"),
+    OPT_BOOL(0, "all-syscalls", M, all, "map every row of the ABI's table"),
+    OPT_CHOICE(0, "abi", M, abi, "ABI", abi_choices,
+	       "%s; by default the host's, or for a footprint without calls of it, the one it used"),
+    OPT_STRING(0, "kernel-src", M, kernel_src, "DIR",
+	       "index this kernel source tree instead (cached in ~/.cache/kfootprint)"),
+    OPT_STRING(0, "kernel-config", M, kernel_config, "FILE",
+	       "evaluate the tree's conditions with this .config (default: the tree's Kconfig defaults, every option "
+	       "with a prompt on)"),
+    OPT_BOOL(0, "no-running", M, no_running, "do not read the running kernel (/proc/config.gz, /proc/kallsyms)"),
+    OPT_BOOL(0, "no-cache", M, no_cache, "--kernel-src: neither read nor write the index cache"),
+    OPT_STRING(0, "save-db", M, save_db, "FILE",
+	       "--kernel-src: save the index as a map database (how data/mapdb-*.json are made)"),
+    OPT_STRING(0, "db", M, db, "FILE", "use a map database saved by --save-db instead of the built-in one"),
+    OPT_VERBOSE("diagnostics"),
+    OPT_HELP(),
+    OPT_END(),
 };
+#undef M
 
 /* Returns 0, 1 for --help, or -1 after an error message. */
 static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi *abi)
 {
-	int c, inputs;
+	int inputs, i = kf_command_parse(&kf_cmd_map, 0, argc, argv, o);
 
-	optind = 1;
-	opterr = 0; /* getopt's own messages are not one "kfootprint: " line */
-	while ((c = getopt_long(argc, argv, ":F:o:vh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'F': o->format = optarg; break;
-		case 'o': o->output = optarg; break;
-		case OPT_KSRC: o->kernel_src = optarg; break;
-		case OPT_KCONFIG: o->kernel_config = optarg; break;
-		case OPT_SYSCALLS: o->syscalls = optarg; break;
-		case OPT_ALL: o->all = true; break;
-		case OPT_ABI: o->abi = optarg; break;
-		case OPT_SAVE_DB: o->save_db = optarg; break;
-		case OPT_DB: o->db = optarg; break;
-		case OPT_NO_RUNNING: o->no_running = true; break;
-		case OPT_NO_CACHE: o->no_cache = true; break;
-		case 'v': kf_verbose++; break;
-		case 'h': return 1;
-		case ':': return error("option '%s' needs a value: see 'kfootprint map --help'", argv[optind - 1]);
-		default: return error("unknown option '%s': see 'kfootprint map --help'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o->file = argv[optind++];
-	if (optind < argc)
-		return error("one footprint at a time: unexpected '%s'", argv[optind]);
+	if (i < 0)
+		return i == KF_PARSE_HELP ? 1 : -1;
+	if (i < argc)
+		o->file = argv[i++];
+	if (i < argc)
+		return error("one footprint at a time: unexpected '%s'", argv[i]);
 	inputs = !!o->file + !!o->syscalls + o->all;
 	if (inputs == 0 && !o->save_db)
 		return error(
@@ -127,15 +104,16 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	if (!map_renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, map_renderer_names());
 	if (!o->abi)
-		o->abi = "x86_64";
+		o->abi = kf_abi_name(kf_abi_host());
 	else
 		o->abi_given = true;
 	if (kf_abi_parse(o->abi, abi))
-		return error("unknown ABI '%s': expected x86_64 or i386 (with --kernel-src also x32, aarch64)", o->abi);
+		return error("unknown ABI '%s': expected %s", o->abi, abi_choices());
 	if (o->db && o->kernel_src)
 		return error("give --db or --kernel-src, not both");
-	if (!o->kernel_src && !o->db && *abi != KF_ABI_X86_64 && *abi != KF_ABI_I386)
-		return error("no built-in database for ABI '%s' (there are x86_64 and i386): use --kernel-src", o->abi);
+	if (!o->kernel_src && !o->db && !mapdb_has_builtin(*abi))
+		return error("no built-in database for ABI '%s' (there are %s): use --kernel-src", o->abi,
+			     mapdb_builtin_names());
 	if (o->save_db && !o->kernel_src)
 		return error("--save-db needs --kernel-src");
 	if (o->kernel_config && !o->kernel_src)
@@ -143,21 +121,25 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	return 0;
 }
 
-/* Without --abi, a footprint of i386 calls only (a 32-bit program) is mapped as i386. */
+/*
+ * Without --abi, a footprint with no call of the host's ABI is mapped as the first other ABI with a built-in
+ * database that it used: a 32-bit program's is mapped as i386.
+ */
 static enum kf_abi footprint_abi(const struct footprint *fp, const struct map_opts *o, enum kf_abi abi)
 {
-	bool x86_64 = false, i386 = false;
-	struct fp_sysstat **all;
+	bool used[KF_ABI_NR] = {false};
 
-	if (o->abi_given || !fp->syscalls.count)
+	if (o->abi_given)
 		return abi;
-	all = fp_sctab_sorted(&fp->syscalls, NULL);
-	for (uint32_t i = 0; i < fp->syscalls.count; i++) {
-		x86_64 |= all[i]->abi == KF_ABI_X86_64;
-		i386 |= all[i]->abi == KF_ABI_I386;
-	}
-	free(all);
-	return !x86_64 && i386 ? KF_ABI_I386 : abi;
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i])
+			used[fp->syscalls.slots[i]->abi] = true;
+	if (used[abi])
+		return abi;
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		if (used[mapdb_builtins[i].abi])
+			return mapdb_builtins[i].abi;
+	return abi;
 }
 
 /* The tree the chains come from: an index of --kernel-src, or the built-in database. */
@@ -334,23 +316,24 @@ static int save_db(const char *path, const struct mapdb *db)
 	return atomic_file_write(path, stdout, write_db, db);
 }
 
-int cmd_map(int argc, char **argv)
+static int cmd_map(int argc, char **argv)
 {
 	struct map_opts o = {.format = "text"};
 	struct kf_running run;
 	struct footprint *fp = NULL;
 	struct mapdb *db = NULL;
-	struct fp_kernel_map *m = NULL;
+	const struct fp_kernel_map *m = NULL;
+	struct fp_kernel_map *own = NULL;
 	struct kmap_input *in = NULL;
 	char **names = NULL, *subject = NULL;
-	enum kf_abi abi = KF_ABI_X86_64;
+	enum kf_abi abi = kf_abi_host();
 	size_t nin = 0;
 	int rc, ret = 1;
 
 	memset(&run, 0, sizeof(run));
 	rc = parse_map_opts(argc, argv, &o, &abi);
 	if (rc > 0) {
-		printf(usage_text, map_renderer_names());
+		kf_command_help(&kf_cmd_map, stdout);
 		return 0;
 	}
 	if (rc < 0)
@@ -376,33 +359,56 @@ int cmd_map(int argc, char **argv)
 	if (!o.no_running)
 		kf_running__load(&run, NULL, NULL);
 	if (fp) {
-		in = kmap_inputs_footprint(fp, abi, &nin);
-		if (fp->syscalls.count > nin)
-			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
-				fp->syscalls.count - nin);
 		subject = footprint_subject(o.file, fp);
-	} else if (o.syscalls) {
-		if (named_inputs(o.syscalls, db, abi, &in, &nin, &names))
-			goto out;
-		subject = nin == 1 ? xasprintf("syscall %s", in[0].name) : xasprintf("%zu named syscalls", nin);
+		m = annotate_kernel(fp, db, o.no_running ? NULL : &run, subject);
+		if (fp->syscalls.count > m->nrows)
+			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
+				fp->syscalls.count - m->nrows);
 	} else {
-		in = table_inputs(db, abi, &nin);
-		subject = xasprintf("the whole %s table", kf_abi_name(abi));
+		if (o.syscalls) {
+			if (named_inputs(o.syscalls, db, abi, &in, &nin, &names))
+				goto out;
+			subject = nin == 1 ? xasprintf("syscall %s", in[0].name) : xasprintf("%zu named syscalls", nin);
+		} else {
+			in = table_inputs(db, abi, &nin);
+			subject = xasprintf("the whole %s table", kf_abi_name(abi));
+		}
+		m = own = kmap_build(db, o.no_running ? NULL : &run, in, nin, subject);
 	}
-	m = kmap_build(db, o.no_running ? NULL : &run, in, nin, subject);
 	if (m->mismatch)
 		debug("map: %s", m->mismatch);
 	ret = write_out(&o, m) ? 1 : 0;
 out:
-	kmap_free(m);
+	kmap_free(own);
 	free(in);
 	free(subject);
 	if (names) {
 		free(names[0]);
 		free(names);
 	}
+	fp__free(fp); /* before what its mapping borrows */
 	mapdb_free(db);
 	kf_running__release(&run);
-	fp__free(fp);
 	return ret;
 }
+
+const struct kf_command kf_cmd_map = {
+    .name = "map",
+    .fn = cmd_map,
+    .summary = "map syscalls to kernel source, Makefile objects, Kconfig options, maintainers",
+    .synopsis = "kfootprint map [OPTIONS] FILE.json\n"
+		"kfootprint map [OPTIONS] --syscalls NAME[,NAME...]\n"
+		"kfootprint map [OPTIONS] --all-syscalls",
+    .description =
+	"For each syscall, where the kernel implements it (SYSCALL_DEFINE file:line), the Makefile object and every\n"
+	"Kconfig option on the path to vmlinux, the MAINTAINERS section, and whether the running kernel has it\n"
+	"(built-in, a COND_SYSCALL stub, or absent); then the options rolled up with their Kconfig entries.\n"
+	"Without --kernel-src the built-in database (Linux 6.1, generated from Debian's linux-source-6.1) answers.",
+    .options = options,
+    .opts_size = sizeof(struct map_opts),
+    .more_help = map_renderer_help,
+    .examples = "  kfootprint -o ls.json -- ls /; kfootprint map ls.json\n"
+		"  kfootprint map --syscalls eventfd2,futex,socket\n"
+		"  kfootprint map -F kconfig -o ls.config ls.json\n"
+		"  kfootprint map --kernel-src /usr/src/linux-source-6.1 --all-syscalls -F json\n",
+};

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kfootprint record: run or attach to a workload, build its footprint, save and print it. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "report/map_report.h"
 #include "report/report.h"
 #include "trace/contain.h"
@@ -17,6 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct record_opts {
@@ -30,107 +31,73 @@ struct record_opts {
 	const char *map; /* --map[=FORMAT]: the kernel map after the report */
 };
 
-static const char usage_text[] =
-    "usage: kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
-    "       kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]\n"
-    "\n"
-    "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
-    "and thread it starts. The report goes to standard error; the workload's exit status is returned.\n"
-    "\n"
-    "  -o, --output FILE      save the footprint as JSON (schema kfootprint/1), written atomically\n"
-    "  -F, --format FORMAT    report format: %s (default text)\n"
-    "      --report FILE      write the report to FILE instead of standard error ('-': stdout)\n"
-    "      --log FILE         chronological log, one line per call (like strace -f -o); ptrace only\n"
-    "  -p, --pid PID[,PID]    attach to every thread of running processes (and their later children)\n"
-    "  -d, --duration SECS    stop observing after SECS (suffix s, m, h); a started command is stopped\n"
-    "                         (see below), unless --keep-running\n"
-    "      --keep-running     with --duration: when observation ends, leave a started command running\n"
-    "  -u, --user USER        run COMMAND as USER (uid, gid, groups) while tracing as root\n"
-    "  -b, --backend NAME     auto (default: bpf when it can load, else ptrace), ptrace or bpf\n"
-    "      --no-pin           ptrace: do not run the command on the tracer's CPU (see the README)\n"
-    "      --no-time          bpf: count calls and errors only, not the time in each call (cheaper)\n"
-    "      --label NAME       a label for this scenario, kept in the footprint\n"
-    "      --map[=FORMAT]     then map the syscalls to kernel source and options (see 'kfootprint map')\n"
-    "  -v, --verbose          diagnostics\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "What happens to the workload:\n"
-    "  A started command runs in a cgroup v2 of its own, so none of its processes can slip away (where no\n"
-    "  cgroup can be made, kfootprint is its child subreaper: see the README). When observation ends before\n"
-    "  it does (-d, SIGINT, SIGTERM or SIGHUP to kfootprint, a kfootprint failure, even kfootprint killed by\n"
-    "  SIGKILL, which a guardian process outlives), every process of it gets SIGTERM, then SIGKILL 2 s later;\n"
-    "  after a SIGINT the SIGTERM comes 1 s later, so a Ctrl-C it got too can end it first. With\n"
-    "  --keep-running it is left running, untraced, and its pids are listed on stderr. Attached processes\n"
-    "  (-p) are never signalled: they are detached and keep running. The workload's exit status is\n"
-    "  kfootprint's.\n"
-    "\n"
-    "examples:\n"
-    "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
-    "  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
-    "  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
-    "  kfootprint record -p 1234 -d 10 -o app.json\n";
-
-static void record_usage(FILE *out)
+static int opt_pid(const char *value, void *opts)
 {
-	fprintf(out, usage_text, renderer_names());
+	struct record_opts *o = opts;
+
+	return parse_pid_list("-p", value, &o->trace.pids, &o->trace.npids);
 }
 
-enum { OPT_REPORT = 256, OPT_LOG, OPT_KEEP, OPT_NOPIN, OPT_LABEL, OPT_MAP, OPT_NOTIME };
+static int opt_duration(const char *value, void *opts)
+{
+	return parse_seconds("--duration", value, &((struct record_opts *)opts)->trace.duration);
+}
 
-static const struct option long_opts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'F'},
-    {"report", required_argument, NULL, OPT_REPORT},
-    {"log", required_argument, NULL, OPT_LOG},
-    {"pid", required_argument, NULL, 'p'},
-    {"duration", required_argument, NULL, 'd'},
-    {"keep-running", no_argument, NULL, OPT_KEEP},
-    {"user", required_argument, NULL, 'u'},
-    {"backend", required_argument, NULL, 'b'},
-    {"no-pin", no_argument, NULL, OPT_NOPIN},
-    {"no-time", no_argument, NULL, OPT_NOTIME},
-    {"label", required_argument, NULL, OPT_LABEL},
-    {"map", optional_argument, NULL, OPT_MAP},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static void record_help(FILE *out)
+{
+	renderer_help(out);
+	fputs(
+	    "\nWhat happens to the workload:\n"
+	    "  A started command runs in a cgroup v2 of its own, so none of its processes can slip away (where no\n"
+	    "  cgroup can be made, kfootprint is its child subreaper: see the README). When observation ends before\n"
+	    "  it does (-d, SIGINT, SIGTERM or SIGHUP to kfootprint, a kfootprint failure, even kfootprint killed by\n"
+	    "  SIGKILL, which a guardian process outlives), every process of it gets SIGTERM, then SIGKILL 2 s later;\n"
+	    "  after a SIGINT the SIGTERM comes 1 s later, so a Ctrl-C it got too can end it first. With\n"
+	    "  --keep-running it is left running, untraced, and its pids are listed on stderr. Attached processes\n"
+	    "  (-p) are never signalled: they are detached and keep running. The workload's exit status is\n"
+	    "  kfootprint's.\n",
+	    out);
+}
+
+#define R struct record_opts
+static const struct kf_option options[] = {
+    OPT_STRING('o', "output", R, output, "FILE",
+	       "save the footprint as JSON (schema kfootprint/1), written atomically"),
+    OPT_CHOICE('F', "format", R, format, "FORMAT", renderer_names, "report format: %s (default text)"),
+    OPT_STRING(0, "report", R, report, "FILE", "write the report to FILE instead of standard error ('-': stdout)"),
+    OPT_STRING(0, "log", R, log, "FILE", "chronological log, one line per call (like strace -f -o); ptrace only"),
+    OPT_CALLBACK('p', "pid", "PID[,PID]", opt_pid,
+		 "attach to every thread of running processes (and their later children); a thread's id attaches its "
+		 "process; a pid given twice is attached once"),
+    OPT_CALLBACK('d', "duration", "SECS", opt_duration,
+		 "stop observing after SECS (suffix s, m, h); a started command is stopped (see below), unless "
+		 "--keep-running"),
+    OPT_BOOL(0, "keep-running", R, trace.keep_running,
+	     "with --duration: when observation ends, leave a started command running"),
+    OPT_STRING('u', "user", R, trace.user, "USER", "run COMMAND as USER (uid, gid, groups) while tracing as root"),
+    OPT_CHOICE('b', "backend", R, backend, "NAME", backend_names,
+	       "%s: auto (the default) takes the first that can run here, saying why when it is not the first"),
+    OPT_BOOL(0, "no-pin", R, trace.no_pin, "ptrace: do not run the command on the tracer's CPU (see the README)"),
+    OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
+    OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
+    OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
+		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
+    OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
+    OPT_HELP(),
+    OPT_END(),
 };
+#undef R
 
 /* Returns 0, 1 for --help (exit 0), or -1 after an error message. */
 static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 {
-	int c;
+	/* options stop at the first operand, so the workload's own options are never ours */
+	int i = kf_command_parse(&kf_cmd_record, KF_PARSE_STOP_AT_OPERAND, argc, argv, o);
 
-	optind = 1;
-	/* "+": options stop at the first non-option, so the workload's own options are never ours. */
-	while ((c = getopt_long(argc, argv, "+o:F:p:d:u:b:vh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case 'F': o->format = optarg; break;
-		case OPT_REPORT: o->report = optarg; break;
-		case OPT_LOG: o->log = optarg; break;
-		case 'p':
-			if (parse_pid_list("-p", optarg, &o->trace.pids, &o->trace.npids))
-				return -1;
-			break;
-		case 'd':
-			if (parse_seconds("--duration", optarg, &o->trace.duration))
-				return -1;
-			break;
-		case OPT_KEEP: o->trace.keep_running = true; break;
-		case 'u': o->trace.user = optarg; break;
-		case 'b': o->backend = optarg; break;
-		case OPT_NOPIN: o->trace.no_pin = true; break;
-		case OPT_NOTIME: o->trace.no_time = true; break;
-		case OPT_LABEL: o->label = optarg; break;
-		case OPT_MAP: o->map = optarg ? optarg : "text"; break;
-		case 'v': kf_verbose++; break;
-		case 'h': return 1;
-		default: return error("see 'kfootprint record --help'");
-		}
-	}
-	if (optind < argc)
-		o->trace.argv = argv + optind;
+	if (i < 0)
+		return i == KF_PARSE_HELP ? 1 : -1;
+	if (i < argc)
+		o->trace.argv = argv + i;
 	if (!o->trace.argv && !o->trace.npids)
 		return error("no command to run and no -p: see 'kfootprint record --help'");
 	if (o->trace.argv && o->trace.npids)
@@ -143,8 +110,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
 	if (o->map && !map_renderer_find(o->map))
 		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
-	if (strcmp(o->backend, "auto") && strcmp(o->backend, "ptrace") && strcmp(o->backend, "bpf"))
-		return error("unknown backend '%s': expected auto, ptrace or bpf", o->backend);
+	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
+		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
 	if (o->trace.argv) {
 		/* Fail before tracing anything: a missing command is the user's typo, not a footprint. */
 		char *path = trace_find_command(o->trace.argv[0]);
@@ -161,31 +128,47 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
+/* The first backend of the registry that sees each call's arguments (what --log needs). */
+static const struct backend_entry *log_backend(void)
+{
+	for (size_t i = 0; backend_at(i); i++)
+		if (backend_at(i)->sees_args)
+			return backend_at(i);
+	return NULL;
+}
+
 static const struct backend *pick_backend(const struct record_opts *o)
 {
-	char why[256] = "";
+	const struct backend_entry *b = backend_find(o->backend), *first = backend_at(0);
+	char why[256] = "", why_not[256] = "";
 
-	if (!strcmp(o->backend, "ptrace"))
-		return &backend_ptrace;
-	if (!strcmp(o->backend, "bpf")) {
-		if (backend_bpf.usable(why, sizeof(why))) {
-			error("backend bpf: %s", why);
+	if (b) {
+		if (b->be->usable(why, sizeof(why))) {
+			error("backend %s: %s", b->be->name, why);
 			return NULL;
 		}
-		if (o->log) {
-			error("--log needs the ptrace backend: bpf does not see each call's arguments");
+		if (o->log && !b->sees_args) {
+			error("--log needs the %s backend: %s does not see each call's arguments",
+			      log_backend() ? log_backend()->be->name : "ptrace", b->be->name);
 			return NULL;
 		}
-		return &backend_bpf;
+		return b->be;
 	}
-	if (o->log) {
-		debug("backend auto: ptrace, because --log needs each call's arguments");
-		return &backend_ptrace;
+	if (o->log && log_backend()) {
+		debug("backend auto: %s, because --log needs each call's arguments", log_backend()->be->name);
+		return log_backend()->be;
 	}
-	if (!backend_bpf.usable(why, sizeof(why)))
-		return &backend_bpf;
-	fprintf(stderr, "kfootprint: backend auto: using ptrace, bpf cannot load: %s\n", why);
-	return &backend_ptrace;
+	/* auto: the first that can run here; a fallback says, on one line, why the first could not */
+	for (size_t i = 0; (b = backend_at(i)); i++) {
+		if (b->be->usable(i ? why : why_not, sizeof(why)))
+			continue;
+		if (i)
+			fprintf(stderr, "kfootprint: backend auto: using %s, %s cannot load: %s\n", b->be->name,
+				first->be->name, why_not);
+		return b->be;
+	}
+	error("backend auto: no backend can run here: %s: %s", first->be->name, why_not);
+	return NULL;
 }
 
 static volatile sig_atomic_t stop_signal;
@@ -219,7 +202,7 @@ static int render_report(FILE *out, const void *ctx)
 
 	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
 		return -1;
-	return job->o->map ? map_footprint_report(job->fp, job->o->map, out) : 0;
+	return job->o->map ? map_render_attached(job->fp, job->o->map, out) : 0;
 }
 
 static int write_report(const struct record_opts *o, const struct footprint *fp)
@@ -227,6 +210,36 @@ static int write_report(const struct record_opts *o, const struct footprint *fp)
 	struct report_job job = {o, fp};
 
 	return atomic_file_write(o->report, stderr, render_report, &job);
+}
+
+/* What record --map calls the footprint in a map's header: "this run (ls /)". */
+static char *run_subject(const struct footprint *fp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "this run");
+	if (fp->argv && fp->argv[0]) {
+		strbuf_addstr(&sb, " (");
+		for (size_t i = 0; fp->argv[i] && sb.len < 200; i++)
+			strbuf_addf(&sb, "%s%s", i ? " " : "", fp->argv[i]);
+		strbuf_addch(&sb, ')');
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The annotate stage: classes always; with --map, the kernel map, which -o then saves with the footprint. */
+static int annotate(const struct record_opts *o, struct footprint *fp)
+{
+	char *subject;
+	int rc;
+
+	annotate_classes(fp);
+	if (!o->map)
+		return 0;
+	subject = run_subject(fp);
+	rc = annotate_builtin(fp, subject);
+	free(subject);
+	return rc;
 }
 
 /* The shell's convention: 128 + signal for a workload killed by a signal. */
@@ -275,7 +288,7 @@ static void fill_workload(const struct record_opts *o, struct footprint *fp, con
 	}
 }
 
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
@@ -285,7 +298,7 @@ int cmd_record(int argc, char **argv)
 
 	rc = parse_record_opts(argc, argv, &o);
 	if (rc > 0) {
-		record_usage(stdout);
+		kf_command_help(&kf_cmd_record, stdout);
 		free(o.trace.pids);
 		return 0;
 	}
@@ -333,9 +346,9 @@ int cmd_record(int argc, char **argv)
 		perror_msg("writing '%s'", o.log);
 		ret = ret ? ret : 1;
 	}
-	if (o.output && fp__save(fp, o.output) < 0)
+	if (annotate(&o, fp) < 0)
 		ret = ret ? ret : 1;
-	else if (o.output && o.map && map_annotate_footprint_json(o.output, fp) < 0)
+	if (o.output && fp__save(fp, o.output) < 0)
 		ret = ret ? ret : 1;
 	if (write_report(&o, fp) < 0)
 		ret = ret ? ret : 1;
@@ -347,3 +360,20 @@ out:
 	free(o.trace.pids);
 	return ret;
 }
+
+const struct kf_command kf_cmd_record = {
+    .name = "record",
+    .fn = cmd_record,
+    .summary = "trace a command or attach to processes, print the footprint",
+    .synopsis = "kfootprint [record] [OPTIONS] -- COMMAND [ARG...]\n"
+		"kfootprint record -p PID[,PID...] [-d SECONDS] [OPTIONS]",
+    .description = "Runs COMMAND (or attaches to running processes) and records every system call of every process\n"
+		   "and thread it starts. The report goes to standard error; the workload's exit status is returned.",
+    .options = options,
+    .opts_size = sizeof(struct record_opts),
+    .more_help = record_help,
+    .examples = "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
+		"  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
+		"  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
+		"  kfootprint record -p 1234 -d 10 -o app.json\n",
+};

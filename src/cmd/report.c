@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kfootprint report: render a saved footprint (schema kfootprint/1) again, in any format. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "report/report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -16,70 +16,28 @@ struct report_opts {
 	const char *input;
 };
 
-static const char usage_text[] =
-    "usage: kfootprint report [-F FORMAT] [-o OUT] FILE.json\n"
-    "\n"
-    "Renders a footprint saved by 'kfootprint record -o FILE.json' (schema kfootprint/1) to standard output;\n"
-    "FILE.json '-' reads standard input.\n"
-    "\n"
-    "  -F, --format FORMAT    %s (default text)\n"
-    "  -o, --output OUT       write to OUT instead of standard output, atomically ('-': stdout)\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "formats:\n"
-    "%s"
-    "\n"
-    "examples:\n"
-    "  kfootprint report ls.json                     tables per subsystem and the process tree\n"
-    "  kfootprint report -F strace ls.json           the layout of strace -c, to diff with it\n"
-    "  kfootprint report -F rst -o ls.rst ls.json    grid tables for kernel documentation\n"
-    "  kfootprint report -F csv ls.json | sort -t, -k4 -n\n"
-    "  kfootprint -F json -- ls 2>&1 >/dev/null | kfootprint report -F tree -\n";
-
-static void report_usage(FILE *out)
-{
-	static const char *const names[] = {"text", "strace", "rst", "tree", "json", "csv"};
-	char formats[1024];
-	size_t len = 0;
-
-	formats[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct renderer *r = renderer_find(names[i]);
-
-		if (r && len < sizeof(formats))
-			len += (size_t)snprintf(formats + len, sizeof(formats) - len, "  %-8s %s\n", r->name, r->help);
-	}
-	fprintf(out, usage_text, renderer_names(), formats);
-}
-
-static const struct option long_opts[] = {
-    {"format", required_argument, NULL, 'F'},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const struct kf_option options[] = {
+    OPT_CHOICE('F', "format", struct report_opts, format, "FORMAT", renderer_names, "%s (default text)"),
+    OPT_STRING('o', "output", struct report_opts, output, "OUT",
+	       "write to OUT instead of standard output, atomically ('-': stdout)"),
+    OPT_HELP(),
+    OPT_END(),
 };
 
 /* 0, 1 for --help, -1 after a message. */
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	int c;
+	int i = kf_command_parse(&kf_cmd_report, 0, argc, argv, o);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:o:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'F': o->format = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'h': return 1;
-		default: return error("see 'kfootprint report --help'");
-		}
-	}
+	if (i < 0)
+		return i == KF_PARSE_HELP ? 1 : -1;
 	if (!renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
-	if (optind == argc)
+	if (i == argc)
 		return error("no footprint to report: see 'kfootprint report --help'");
-	if (argc - optind > 1)
-		return error("one footprint at a time, got %d files", argc - optind);
-	o->input = argv[optind];
+	if (argc - i > 1)
+		return error("one footprint at a time, got %d files", argc - i);
+	o->input = argv[i];
 	return 0;
 }
 
@@ -102,7 +60,7 @@ static int render_to(const struct renderer *r, const struct footprint *fp, const
 	return atomic_file_write(path, stdout, render_job, &job);
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {.format = "text"};
 	struct footprint *fp;
@@ -110,13 +68,32 @@ int cmd_report(int argc, char **argv)
 
 	if (rc) {
 		if (rc > 0)
-			report_usage(stdout);
-		return rc > 0 ? 0 : 2;
+			kf_command_help(&kf_cmd_report, stdout);
+		return rc > 0 ? 0 : 1;
 	}
 	fp = fp__load(o.input);
 	if (!fp)
 		return 1;
+	annotate_classes(fp);
 	rc = render_to(renderer_find(o.format), fp, o.output) < 0 ? 1 : 0;
 	fp__free(fp);
 	return rc;
 }
+
+const struct kf_command kf_cmd_report = {
+    .name = "report",
+    .fn = cmd_report,
+    .summary = "render a saved footprint (FILE.json) again",
+    .synopsis = "kfootprint report [-F FORMAT] [-o OUT] FILE.json",
+    .description =
+	"Renders a footprint saved by 'kfootprint record -o FILE.json' (schema kfootprint/1) to standard output;\n"
+	"FILE.json '-' reads standard input.",
+    .options = options,
+    .opts_size = sizeof(struct report_opts),
+    .more_help = renderer_help,
+    .examples = "  kfootprint report ls.json                     tables per subsystem and the process tree\n"
+		"  kfootprint report -F strace ls.json           the layout of strace -c, to diff with it\n"
+		"  kfootprint report -F rst -o ls.rst ls.json    grid tables for kernel documentation\n"
+		"  kfootprint report -F csv ls.json | sort -t, -k4 -n\n"
+		"  kfootprint -F json -- ls 2>&1 >/dev/null | kfootprint report -F tree -\n",
+};

@@ -8,10 +8,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "abi/syscalls.h"
 #include "util/error.h"
-#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct footprint *fp__new(void)
@@ -66,6 +65,10 @@ void fp__free(struct footprint *fp)
 		proc_free(fp->procs[i]);
 	free(fp->procs);
 	free(fp->pid_hash);
+	for (size_t i = 0; i < fp->nattachments; i++)
+		if (fp->attachments[i].free)
+			fp->attachments[i].free(fp->attachments[i].data);
+	free(fp->attachments);
 	for (size_t i = 0; i < fp->ninterned; i++)
 		free(fp->interned[i]);
 	free(fp->interned);
@@ -126,6 +129,12 @@ const char *fp__intern(struct footprint *fp, const char *s)
 	XGROW(fp->interned, fp->interned_cap, fp->ninterned + 1);
 	fp->interned[fp->ninterned] = xstrdup(s);
 	return fp->interned[fp->ninterned++];
+}
+
+void fp__attach(struct footprint *fp, struct fp_attachment a)
+{
+	fp->attachments = xrealloc(fp->attachments, (fp->nattachments + 1) * sizeof(*fp->attachments));
+	fp->attachments[fp->nattachments++] = a;
 }
 
 /* --- syscall tables ------------------------------------------------------------------------------ */
@@ -191,7 +200,6 @@ void fp_sctab_release(struct fp_sctab *t)
 	for (uint32_t i = 0; i < t->cap; i++) {
 		if (t->slots[i]) {
 			free(t->slots[i]->errnos);
-			free(t->slots[i]->klass);
 			free(t->slots[i]);
 		}
 	}
@@ -330,60 +338,6 @@ struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64
 	return p;
 }
 
-static char **read_cmdline(pid_t pid)
-{
-	char path[64];
-	struct strbuf sb = STRBUF_INIT;
-	char **argv;
-	size_t n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if (strbuf_read_file(&sb, path) < 0 || !sb.len) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	for (size_t i = 0; i < sb.len; i++)
-		n += !sb.buf[i];
-	if (sb.buf[sb.len - 1])
-		n++;
-	argv = xcalloc(n + 1, sizeof(*argv));
-	n = 0;
-	for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
-		argv[n++] = xstrdup(sb.buf + i);
-	strbuf_release(&sb);
-	return argv;
-}
-
-void fp__proc_read_proc(struct fp_proc *p)
-{
-	char path[64], buf[4096];
-	ssize_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)p->pid);
-	if ((f = fopen(path, "re"))) {
-		if (fgets(buf, sizeof(buf), f)) {
-			size_t len = strcspn(buf, "\n");
-
-			if (len >= sizeof(p->comm))
-				len = sizeof(p->comm) - 1;
-			memcpy(p->comm, buf, len);
-			p->comm[len] = '\0';
-		}
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
-	n = readlink(path, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
-		free(p->exe);
-		p->exe = xstrdup(buf);
-	}
-	char **argv = read_cmdline(p->pid);
-	if (argv)
-		fp__proc_set_argv(p, argv);
-}
-
 void fp__proc_set_argv(struct fp_proc *p, char **argv)
 {
 	fp_argv_free(p->argv);
@@ -508,20 +462,13 @@ void fp__lost(struct footprint *fp, uint64_t n)
 
 const char *fp_sysstat_class(const struct fp_sysstat *s)
 {
-	const struct kf_syscall *row;
-
-	if (s->klass)
-		return s->klass;
-	row = kf_syscall_by_name(s->abi, s->name);
-	return kf_class_name(row ? (enum kf_class)row->klass : KF_CLASS_NONE);
+	return s->annot.klass ? s->annot.klass : "unknown";
 }
 
 const char *fp_sysstat_api(const struct fp_sysstat *s, char *buf, size_t len)
 {
-	const struct kf_syscall *row = kf_syscall_by_name(s->abi, s->name);
-
-	if (row && row->entry)
-		return row->entry;
+	if (s->annot.api)
+		return s->annot.api;
 	snprintf(buf, len, "sys_%s", s->name);
 	return buf;
 }

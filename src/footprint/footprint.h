@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "kernel/syscalls.h"
+#include "abi/abi.h"
+#include "util/json_writer.h"
 
 /*
  * The one data model of kfootprint: what a workload did, as aggregates. Backends feed it through the
- * fp__* calls below; renderers only read it; JSON (schema "kfootprint/1") round-trips it.
+ * fp__* calls below; the annotate stage (src/kmap/annotate.h) attaches kernel knowledge to its items;
+ * renderers only read it; JSON (schema "kfootprint/1") round-trips it. The model itself knows nothing of the
+ * kernel beyond the syscall ABIs (src/abi/).
  *
  * Memory is O(processes + distinct syscalls per process + distinct files per process): nothing grows with
  * the number of calls. Strings a footprint holds are owned by it.
@@ -32,6 +35,35 @@ struct fp_errno_count {
 	uint64_t count;
 };
 
+/*
+ * Where an item lives in a kernel tree, as the annotate stage found it; opaque here. The annotator that made it
+ * owns it (see struct fp_attachment) and writes it as the item's "kernel" object.
+ */
+struct fp_kref {
+	void (*write_json)(const struct fp_kref *k, json_writer_t *w);
+};
+
+/*
+ * What the annotate stage says about one item of a footprint, the same for every kind of item: a syscall
+ * today; fd kinds, socket families, filesystems, ioctl commands, namespaces and kernel functions as they
+ * arrive, each embedding one. The model stores and writes these; it never computes them.
+ */
+struct fp_annot {
+	const char *klass;	      /* coarse subsystem class, "Filesystem"; interned; NULL until annotated */
+	const char *api;	      /* the kernel entry point shown as the API, "sys_newstat"; interned or static */
+	const struct fp_kref *kernel; /* its place in a kernel tree (map, record --map); NULL when not mapped */
+};
+
+/*
+ * A result of the annotate stage kept with the footprint, which frees it: it owns what the fp_annot of the items
+ * point at, and may add members at the top level of the JSON ("configs").
+ */
+struct fp_attachment {
+	void *data;
+	void (*write_json)(const void *data, json_writer_t *w); /* NULL: nothing at the top level */
+	void (*free)(void *data);
+};
+
 /* Aggregate for one (ABI, syscall number). */
 struct fp_sysstat {
 	const char *name; /* interned; from the table, or from a loaded JSON for unknown rows */
@@ -42,7 +74,7 @@ struct fp_sysstat {
 	uint64_t time_ns;	       /* time in the call, entry to exit, summed */
 	struct fp_errno_count *errnos; /* sorted by err; global table only */
 	uint32_t nerrnos, errnos_cap;
-	char *klass; /* class name as loaded from JSON; NULL: derive from the table */
+	struct fp_annot annot; /* global table only */
 };
 
 /* A small hash of (abi, nr) -> fp_sysstat, shared by the workload-wide and per-process views. */
@@ -99,6 +131,9 @@ struct footprint {
 	struct fp_proc **procs;	  /* in order of appearance */
 	size_t nprocs, procs_cap;
 
+	struct fp_attachment *attachments; /* results of the annotate stage, in the order they were attached */
+	size_t nattachments;
+
 	/* private to footprint.c */
 	struct fp_proc **pid_hash;
 	uint32_t pid_hash_cap;
@@ -120,14 +155,14 @@ void fp__finish(struct footprint *fp);
 /* Marks the footprint incomplete; the first reason given is kept. */
 void fp__set_incomplete(struct footprint *fp, const char *why);
 const char *fp__intern(struct footprint *fp, const char *s);
+/* Keeps a result of the annotate stage with the footprint (freed by fp__free, written by fp__write_json). */
+void fp__attach(struct footprint *fp, struct fp_attachment a);
 
 /* --- processes --- */
 /* The live process with this tgid, or NULL. */
 struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid);
 /* A new live process (a fork, or one found at attach); replaces a dead one with a reused pid. */
 struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns);
-/* Reads comm, exe and argv of a live process from /proc (best effort). */
-void fp__proc_read_proc(struct fp_proc *p);
 void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, char **argv, const char *comm);
 /* The thread group ended: records how and when, and removes it from the pid hash. */
 void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns);
@@ -160,9 +195,9 @@ struct fp_sysstat **fp_sctab_sorted(const struct fp_sctab *t, int (*cmp)(const v
 void fp_sctab_release(struct fp_sctab *t);
 /* Files of a process sorted by path; caller frees the array only. */
 struct fp_file **fp_proc_files_sorted(const struct fp_proc *p);
-/* The class name of an entry: as loaded, or from the syscall table; never NULL. */
+/* The class of an entry as annotated (or loaded); "unknown" before the annotate stage ran. Never NULL. */
 const char *fp_sysstat_class(const struct fp_sysstat *s);
-/* The kernel entry point for the "System Call (API)" column, e.g. "sys_newstat"; never NULL. */
+/* The kernel entry point for the "System Call (API)" column, e.g. "sys_newstat"; "sys_<name>" when not annotated. */
 const char *fp_sysstat_api(const struct fp_sysstat *s, char *buf, size_t len);
 /* Totals over the workload. */
 uint64_t fp__total_calls(const struct footprint *fp);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "footprint/footprint.h"
 #include "footprint/footprint_json.h"
 #include "util/error.h"
@@ -353,8 +354,14 @@ static int load_syscall(struct loader *ld, struct json_object *o, const char *ct
 	s->calls = calls;
 	s->errors = errors;
 	s->time_ns = time_ns;
-	if (klass && to_bytes(ld, klass, ctx, "class", &s->klass) < 0)
-		return -1;
+	if (klass) {
+		char *k;
+
+		if (to_bytes(ld, klass, ctx, "class", &k) < 0)
+			return -1;
+		s->annot.klass = fp__intern(ld->fp, k);
+		free(k);
+	}
 	if (!errnos)
 		return 0;
 	json_object_object_foreach(errnos, ename, ev)

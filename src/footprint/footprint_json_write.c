@@ -102,7 +102,11 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 			jsonw_u64_field(w, fp_errno_name(s->errnos[i].err), s->errnos[i].count);
 		jsonw_end_object(w);
 		jsonw_ns_as_s_field(w, "time_s", s->time_ns);
-		jsonw_string_field(w, "class", fp_sysstat_class(s));
+		jsonw_string_field(w, "class", s->annot.klass);
+		if (s->annot.kernel) {
+			jsonw_name(w, "kernel");
+			s->annot.kernel->write_json(s->annot.kernel, w);
+		}
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -214,6 +218,9 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	for (size_t i = 0; i < fp->nprocs; i++)
 		write_proc(w, fp->procs[i]);
 	jsonw_end_array(w);
+	for (size_t i = 0; i < fp->nattachments; i++)
+		if (fp->attachments[i].write_json)
+			fp->attachments[i].write_json(fp->attachments[i].data, w);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);
 	bad = ferror(out) != 0;

@@ -92,11 +92,21 @@ static void load_config(struct kf_running *r, const char *path)
 	r->have_config = true;
 }
 
+/* An entry point of some ABI: one of its prefixes (abi.h), then "sys_". */
 static bool syscall_symbol(const char *name)
 {
-	return !strncmp(name, "__x64_sys_", 10) || !strncmp(name, "__ia32_sys_", 11) ||
-	       !strncmp(name, "__ia32_compat_sys_", 18) || !strncmp(name, "__x64_compat_sys_", 17) ||
-	       !strncmp(name, "__x32_compat_sys_", 17);
+	for (int a = 0; a < KF_ABI_NR; a++) {
+		const struct kf_abi_desc *d = kf_abi_get((enum kf_abi)a);
+		const char *const *p = d->kallsyms;
+
+		for (size_t i = 0; i < sizeof(d->kallsyms) / sizeof(d->kallsyms[0]) && p[i]; i++) {
+			size_t n = strlen(p[i]);
+
+			if (!strncmp(name, p[i], n) && !strncmp(name + n, "sys_", 4))
+				return true;
+		}
+	}
+	return false;
 }
 
 /* kptr_restrict may zero the addresses; names and types, all we need, stay. */
@@ -187,10 +197,7 @@ static char sym_type(const struct kf_running *r, const char *prefix, const char 
 
 enum kf_run_status kf_running_syscall(const struct kf_running *r, enum kf_abi abi, const char *entry)
 {
-	static const char *const x64[] = {"__x64_", NULL};
-	static const char *const x32[] = {"__x32_compat_", "__x64_", NULL};
-	static const char *const ia32[] = {"__ia32_compat_", "__ia32_", NULL};
-	const char *const *prefixes;
+	const struct kf_abi_desc *d = kf_abi_get(abi);
 	bool weak = false;
 
 	if (!r->have_kallsyms)
@@ -205,14 +212,10 @@ enum kf_run_status kf_running_syscall(const struct kf_running *r, enum kf_abi ab
 		snprintf(buf, sizeof(buf), "sys_%s", entry);
 		return kf_running_syscall(r, abi, buf);
 	}
-	switch (abi) {
-	case KF_ABI_X86_64: prefixes = x64; break;
-	case KF_ABI_X32: prefixes = x32; break;
-	case KF_ABI_I386: prefixes = ia32; break;
-	default: return KF_RUN_UNKNOWN;
-	}
-	for (const char *const *p = prefixes; *p; p++) {
-		char t = sym_type(r, *p, entry);
+	if (!d || !d->kallsyms[0])
+		return KF_RUN_UNKNOWN;
+	for (size_t i = 0; i < sizeof(d->kallsyms) / sizeof(d->kallsyms[0]) && d->kallsyms[i]; i++) {
+		char t = sym_type(r, d->kallsyms[i], entry);
 
 		if (t == 'T')
 			return KF_RUN_BUILTIN;

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/syscalls.h"
+#include "abi/abi.h"
 
 /*
  * What the running kernel has: its release (uname), its configuration (/proc/config.gz) and which syscall
@@ -53,8 +53,8 @@ const char *kf_running_config(const struct kf_running *r, const char *option);
 
 /*
  * The status of a syscall whose table entry point is `entry` ("sys_newstat", with or without the "sys_"),
- * for an ABI as the running (x86_64) kernel dispatches it: __x64_sys_* for x86_64 and x32, __ia32_sys_* or
- * __ia32_compat_sys_* for i386.
+ * for an ABI as the running kernel dispatches it: the entry point under the prefixes of the ABI's descriptor
+ * (abi.h), __x64_sys_* for x86_64, __ia32_compat_sys_* or __ia32_sys_* for i386.
  */
 enum kf_run_status kf_running_syscall(const struct kf_running *r, enum kf_abi abi, const char *entry);
 const char *kf_run_status_name(enum kf_run_status s); /* "built-in", "stub", "absent", "unknown" */

@@ -9,8 +9,9 @@
 /*
  * Renderers are pure functions of a footprint: they write to out and return 0, or -1 on a write error.
  *
- * Adding a format: one src/report/<name>.c with a `const struct renderer renderer_<name>`, a row in
- * renderers[] (report.c), a test in tests/unit/test_report.c, a line in README.md and man/kfootprint.1.
+ * Adding a format: one src/report/<name>.c with a `const struct renderer renderer_<name>`, its declaration
+ * below and a row in renderers[] (report.c), the one registry: -F, --help, error messages and the tests take the
+ * names from it. Then its expected output in tests/unit/test_report.c, and a line in README.md and the man page.
  */
 struct renderer {
 	const char *name;
@@ -20,8 +21,12 @@ struct renderer {
 
 /* NULL when there is no such format. */
 const struct renderer *renderer_find(const char *name);
+/* The i-th renderer of the registry, NULL past the last. */
+const struct renderer *renderer_at(size_t i);
 /* "text, strace, rst, tree, json, csv" for messages and --help. */
 const char *renderer_names(void);
+/* The "formats:" section of --help: each name and its help. */
+void renderer_help(FILE *out);
 
 extern const struct renderer renderer_text;
 extern const struct renderer renderer_strace;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "footprint/footprint_json.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"

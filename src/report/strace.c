@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "report/report.h"
 #include "report/report_util.h"
 #include "util/xalloc.h"
@@ -37,14 +38,10 @@ static bool strace_counts(const struct fp_sysstat *s)
 	return strcmp(s->name, "exit") && strcmp(s->name, "exit_group");
 }
 
-/* strace's personality names on x86_64: 0 "64 bit", 1 "32 bit", 2 "x32". */
+/* strace's personality names (on x86_64: "64 bit", "32 bit", "x32"), from the ABI's descriptor. */
 static const char *mode_name(enum kf_abi abi)
 {
-	switch (abi) {
-	case KF_ABI_I386: return "32 bit";
-	case KF_ABI_X32: return "x32";
-	default: return "64 bit";
-	}
+	return kf_abi_get(abi)->strace_mode;
 }
 
 /* strace divides the time as a timespec by the calls, then truncates to microseconds: integer division. */

@@ -102,16 +102,17 @@ static int usable(char *why, size_t len)
 /* The kernel side's constants, from kfootprint's syscall tables. */
 static void fill_rodata(struct kfrec_bpf__rodata *ro, bool with_time)
 {
-	static const enum kf_abi abis[] = {KF_ABI_X86_64, KF_ABI_I386, KF_ABI_X32};
 	int nopen = 0;
 
 	ro->with_time = with_time;
 	for (int i = 0; i < KF_BPF_OPEN_MAX; i++)
 		ro->open_sc[i].nr = -1;
-	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
-		enum kf_abi abi = abis[a];
+	for (int a = 0; a < KF_ABI_NR; a++) {
+		enum kf_abi abi = (enum kf_abi)a;
 		size_t n = kf_syscall_count(abi);
 
+		if (!kf_abi_get(abi)->bpf || abi >= KF_BPF_NABI)
+			continue;
 		ro->nr_exit[abi] = ro->nr_exit_group[abi] = ro->nr_execve[abi] = ro->nr_rt_sigreturn[abi] = -2;
 		for (size_t i = 0; i < n; i++) {
 			const struct kf_syscall *sc = kf_syscall_at(abi, i);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "abi/syscalls.h"
 #include "bpf/kfrec.h"
 #include "footprint/footprint.h"
 #include "trace/trace.h"

@@ -155,7 +155,7 @@ int bpf_attach_pids(struct bpf_session *s)
 		p = fp__proc_new(s->fp, o->pids[i], read_ppid(o->pids[i]), fp__now_ns());
 		p->attached = true;
 		p->threads = (uint32_t)total;
-		fp__proc_read_proc(p);
+		trace_read_proc(p);
 		bpf_set_proc(s, proc, p);
 		s->nlive++;
 	}

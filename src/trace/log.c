@@ -16,7 +16,7 @@ static void put_arg(FILE *log, enum kf_abi abi, uint64_t v)
 {
 	int64_t s = (int64_t)v;
 
-	if (abi == KF_ABI_I386)
+	if (kf_abi_get(abi)->bits == 32)
 		v = (uint32_t)v;
 	/* An int argument such as AT_FDCWD or -1 often arrives with its upper 32 bits clear. */
 	if (v <= 0xffffffffu && (int32_t)(uint32_t)v < 0 && (int32_t)(uint32_t)v >= -4096)

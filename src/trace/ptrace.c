@@ -232,7 +232,7 @@ static struct pt_task *on_exec(struct pt_state *st, pid_t tid)
 		}
 	}
 	if (t && t->group) {
-		fp__proc_read_proc(t->group->proc);
+		trace_read_proc(t->group->proc);
 		fp__proc_exec(st->fp, t->group->proc, NULL, NULL, NULL);
 	}
 	return t;
@@ -493,7 +493,7 @@ static int attach_all(struct pt_state *st)
 		p = fp__proc_new(st->fp, (pid_t)tgid, (pid_t)trace_status_field((pid_t)tgid, "PPid:"), fp__now_ns());
 		p->attached = true;
 		p->threads = 0;
-		fp__proc_read_proc(p);
+		trace_read_proc(p);
 		g = pt_group_add(st, (pid_t)tgid, p);
 		if (!st->fp_root)
 			st->fp_root = p;

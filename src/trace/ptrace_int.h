@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "abi/syscalls.h"
 #include "footprint/footprint.h"
 #include "trace/contain.h"
 #include "trace/trace.h"

@@ -6,7 +6,6 @@
  * or execs away in it, or when we detach from it mid-call.
  */
 #include <errno.h>
-#include <linux/audit.h>
 #include <string.h>
 #include <sys/ptrace.h>
 
@@ -16,30 +15,10 @@
 #define ERESTARTSYS	      512
 #define ERESTART_RESTARTBLOCK 516
 
-#ifndef __X32_SYSCALL_BIT
-#define __X32_SYSCALL_BIT 0x40000000
-#endif
-
-/* The ABI of a call from its audit arch; strips the x32 marker bit from nr. -1 for an arch we have no table for. */
-static int abi_of(uint32_t arch, uint64_t *nr)
-{
-	switch (arch) {
-	case AUDIT_ARCH_X86_64:
-		if (*nr & __X32_SYSCALL_BIT) {
-			*nr &= ~(uint64_t)__X32_SYSCALL_BIT;
-			return KF_ABI_X32;
-		}
-		return KF_ABI_X86_64;
-	case AUDIT_ARCH_I386: return KF_ABI_I386;
-	case AUDIT_ARCH_AARCH64: return KF_ABI_AARCH64;
-	default: return -1;
-	}
-}
-
 static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
 {
 	uint64_t nr = info->entry.nr;
-	int abi = abi_of(info->arch, &nr);
+	int abi = kf_abi_of_call(info->arch, &nr);
 	const struct kf_syscall *row;
 
 	if (t->in_call) /* an entry without the exit of the one before: cannot happen, but never lose a count */

@@ -51,6 +51,23 @@ extern const struct backend backend_ptrace;
 extern const struct backend backend_bpf;
 
 /*
+ * The one registry of backends (backends.c), in the order `-b auto` tries them: -b, --help, error messages and
+ * the tests take the names from it. Adding a backend: src/trace/<name>*.c defining a const struct backend, its
+ * declaration above, a row in the registry (what it sees, its help), tests, README.md and docs/.
+ */
+struct backend_entry {
+	const struct backend *be;
+	bool sees_args; /* sees each call's arguments: can write --log */
+	const char *help;
+};
+/* NULL when no backend has that name (a build with NO_BPF=1 has no bpf). */
+const struct backend_entry *backend_find(const char *name);
+/* The i-th entry, NULL past the last. */
+const struct backend_entry *backend_at(size_t i);
+/* "auto, bpf, ptrace": auto, then the registry's names. */
+const char *backend_names(void);
+
+/*
  * The full path of a command as execvp would find it in PATH (without execvp's retry of a non-ELF file
  * through /bin/sh: the footprint is of the command given). NULL when not found; the caller frees it.
  */
@@ -86,6 +103,8 @@ long trace_status_field(pid_t pid, const char *field);
  * place. 0, or -1 after reporting "-p N: why" in one line.
  */
 int trace_check_pids(pid_t *pids, size_t *npids);
+/* Reads comm, exe and argv of a live process from /proc into p (best effort). */
+void trace_read_proc(struct fp_proc *p);
 
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);

@@ -16,6 +16,7 @@
 
 struct json_writer {
 	FILE *f;
+	unsigned style; /* enum jsonw_style */
 	unsigned depth;
 	bool after_name; /* a name was written: the value follows on the same line, no separator */
 	struct {
@@ -24,12 +25,18 @@ struct json_writer {
 	} stack[JSONW_MAX_DEPTH];
 };
 
-json_writer_t *jsonw_new(FILE *f)
+json_writer_t *jsonw_new_style(FILE *f, unsigned style)
 {
 	json_writer_t *w = xcalloc(1, sizeof(*w));
 
 	w->f = f;
+	w->style = style;
 	return w;
+}
+
+json_writer_t *jsonw_new(FILE *f)
+{
+	return jsonw_new_style(f, 0);
 }
 
 void jsonw_destroy(json_writer_t **w)
@@ -37,7 +44,8 @@ void jsonw_destroy(json_writer_t **w)
 	if (!*w)
 		return;
 	assert((*w)->depth == 0 && !(*w)->after_name);
-	fputc('\n', (*w)->f);
+	if (!((*w)->style & JSONW_COMPACT))
+		fputc('\n', (*w)->f);
 	free(*w);
 	*w = NULL;
 }
@@ -49,6 +57,8 @@ bool jsonw_error(const json_writer_t *w)
 
 static void indent(json_writer_t *w, unsigned depth)
 {
+	if (w->style & JSONW_COMPACT)
+		return;
 	fputc('\n', w->f);
 	for (unsigned i = 0; i < depth; i++)
 		fputs("  ", w->f);
@@ -66,12 +76,25 @@ static void sep(json_writer_t *w)
 	if (!w->stack[w->depth - 1].first)
 		fputc(',', w->f);
 	if (w->stack[w->depth - 1].inline_) {
-		if (!w->stack[w->depth - 1].first)
+		if (!w->stack[w->depth - 1].first && !(w->style & JSONW_COMPACT))
 			fputc(' ', w->f);
 	} else {
 		indent(w, w->depth);
 	}
 	w->stack[w->depth - 1].first = false;
+}
+
+/* The short forms of JSON's escapes, for JSONW_SHORT_ESCAPES; 0 where there is none. */
+static char short_escape(unsigned char c)
+{
+	switch (c) {
+	case '\b': return 'b';
+	case '\f': return 'f';
+	case '\n': return 'n';
+	case '\r': return 'r';
+	case '\t': return 't';
+	default: return 0;
+	}
 }
 
 static void put_string(json_writer_t *w, const char *str)
@@ -92,7 +115,10 @@ static void put_string(json_writer_t *w, const char *str)
 			fputs("\\\"", w->f);
 			s++;
 		} else if (*s < 0x20) {
-			fprintf(w->f, "\\u%04x", *s);
+			if ((w->style & JSONW_SHORT_ESCAPES) && short_escape(*s))
+				fprintf(w->f, "\\%c", short_escape(*s));
+			else
+				fprintf(w->f, "\\u%04x", *s);
 			s++;
 		} else {
 			fwrite(s, 1, n, w->f);
@@ -107,7 +133,7 @@ void jsonw_name(json_writer_t *w, const char *name)
 	assert(w->depth && !w->after_name);
 	sep(w);
 	put_string(w, name);
-	fputs(": ", w->f);
+	fputs(w->style & JSONW_COMPACT ? ":" : ": ", w->f);
 	w->after_name = true;
 }
 
@@ -125,7 +151,7 @@ static void end(json_writer_t *w, char c)
 {
 	assert(w->depth && !w->after_name);
 	w->depth--;
-	if (!w->stack[w->depth].first && !w->stack[w->depth].inline_)
+	if (!w->stack[w->depth].inline_ && (!w->stack[w->depth].first || (w->style & JSONW_OPEN_EMPTY)))
 		indent(w, w->depth);
 	fputc(c, w->f);
 }
@@ -285,4 +311,13 @@ char *jsonw_unescape_bytes(const char *s, bool *had_nul)
 	if (!sb.len)
 		return xstrdup("");
 	return strbuf_detach(&sb);
+}
+
+void jsonw_unescape_in_place(char *s)
+{
+	bool had_nul;
+	char *u = jsonw_unescape_bytes(s, &had_nul);
+
+	memcpy(s, u, strlen(u) + 1);
+	free(u);
 }

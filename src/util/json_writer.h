@@ -7,15 +7,18 @@
 #include <stdio.h>
 
 /*
- * A streaming JSON writer in the shape of bpftool's: an opaque writer over a FILE *, containers opened and
- * closed in order, the writer placing commas, newlines and indentation. Invariant: every container opened is
- * closed before jsonw_destroy(), which asserts it (a half-written document is a bug, not an input error).
+ * The one JSON writer of kfootprint: footprints, maps and map databases all go through it (json-c is used
+ * for reading only). A streaming writer in the shape of bpftool's: an opaque writer over a FILE *, containers
+ * opened and closed in order, the writer placing commas, newlines and indentation. Invariant: every container
+ * opened is closed before jsonw_destroy(), which asserts it (a half-written document is a bug, not an input
+ * error).
  *
- * Strings are byte strings (paths come raw from the kernel and need not be UTF-8). The one rule, reversed by
- * jsonw_unescape_bytes():
- *   - valid UTF-8 is written as is, except that '"' and '\' are escaped and every byte below 0x20 becomes
- *     \u00XX (the short forms \n, \t... are not used, so the output is easy to grep);
- *   - a byte that is not part of valid UTF-8 is written as the four characters \xHH, i.e. the JSON text "\\xHH";
+ * Strings are byte strings (paths and argv come raw from the kernel and need not be UTF-8). The one rule, the
+ * same in every document and reversed by jsonw_unescape_bytes():
+ *   - valid UTF-8 is written as is, except that '"' and '\' are escaped and every byte below 0x20 is escaped
+ *     (as \u00XX, or in the short forms \n, \t... with JSONW_SHORT_ESCAPES: a JSON reader decodes both alike);
+ *   - a byte that is not part of valid UTF-8 is written as the four characters \xHH, i.e. the JSON text "\\xHH",
+ *     so that the document is valid UTF-8 whatever the input;
  *   - so that this stays reversible, a backslash in the input is written doubled, i.e. the JSON text "\\\\".
  * A JSON reader thus sees "a\b" as the 4 characters a\\b; jsonw_unescape_bytes() gives back the 3 bytes.
  *
@@ -23,8 +26,23 @@
  */
 typedef struct json_writer json_writer_t;
 
+/*
+ * Layouts. The default: two-space indentation, a member or element a line, except in inline containers; empty
+ * containers as {} and []. A document keeps the layout it was first published with, so that its bytes do not
+ * change from one version to the next: the footprint has the default, `map -F json` the pretty layout json-c
+ * gave it (JSONW_SHORT_ESCAPES | JSONW_OPEN_EMPTY), a map database's records json-c's plain one
+ * (JSONW_COMPACT | JSONW_SHORT_ESCAPES).
+ */
+enum jsonw_style {
+	JSONW_SHORT_ESCAPES = 1 << 0, /* \b \f \n \r \t for those bytes instead of \u00XX */
+	JSONW_OPEN_EMPTY = 1 << 1,    /* an empty container on two lines: "[" then the closing "]" indented */
+	JSONW_COMPACT = 1 << 2,	      /* no whitespace at all, and no newline after the document */
+};
+
 json_writer_t *jsonw_new(FILE *f);
-/* Asserts that every container was closed; writes the final newline. *w becomes NULL. */
+/* A writer with a layout of enum jsonw_style. */
+json_writer_t *jsonw_new_style(FILE *f, unsigned style);
+/* Asserts that every container was closed; writes the final newline (none when compact). *w becomes NULL. */
 void jsonw_destroy(json_writer_t **w);
 /* True when the stream had a write error. */
 bool jsonw_error(const json_writer_t *w);
@@ -63,5 +81,7 @@ void jsonw_ns_as_s_field(json_writer_t *w, const char *name, uint64_t ns);
  * dropped), so callers can refuse it.
  */
 char *jsonw_unescape_bytes(const char *s, bool *had_nul);
+/* The same in place (the result is never longer); a \x00 is dropped. */
+void jsonw_unescape_in_place(char *s);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

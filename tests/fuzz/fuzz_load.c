@@ -11,6 +11,7 @@
 
 #include "footprint/footprint.h"
 #include "footprint/footprint_json.h"
+#include "kmap/annotate.h"
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,30 +28,31 @@ static char *to_json(const struct footprint *fp, size_t *len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const formats[] = {"text", "strace", "rst", "tree", "json", "csv"};
 	struct footprint *fp = fp__load_mem((const char *)data, size, "fuzz"), *back;
 	size_t alen, blen;
 	char *a, *b;
 
 	if (!fp)
 		return 0;
+	annotate_classes(fp); /* as kfootprint report does */
 	a = to_json(fp, &alen);
 	back = fp__load_mem(a, alen, "fuzz round trip");
 	if (!back) {
 		fprintf(stderr, "round trip: our own output did not load:\n%s", a);
 		abort();
 	}
+	annotate_classes(back);
 	b = to_json(back, &blen);
 	if (alen != blen || memcmp(a, b, alen)) {
 		fprintf(stderr, "round trip: bytes differ:\n--- first\n%s--- second\n%s", a, b);
 		abort();
 	}
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; renderer_at(i); i++) { /* every format of the registry */
 		char *out = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&out, &len);
 
-		if (!f || renderer_find(formats[i])->render(fp, f) < 0 || fclose(f))
+		if (!f || renderer_at(i)->render(fp, f) < 0 || fclose(f))
 			abort();
 		free(out);
 	}

@@ -10,10 +10,7 @@
 # rt_sigreturn: SIGCHLDs of children that end together are delivered once (ptrace itself gives 4 or 5).
 . "$(dirname "$0")/../lib.sh"
 
-if ! out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
-	skip bpf_compare "bpf backend cannot run here: $out"
-	exit 0
-fi
+bpf_or_skip bpf_compare || exit 0
 
 # cmp_fp PTRACE.json BPF.json: prints nothing when equal, else the differences.
 cmp_fp() {

@@ -3,10 +3,7 @@
 # (-d, Ctrl-C, --keep-running, -p), and falls back to ptrace where BPF cannot load.
 . "$(dirname "$0")/../lib.sh"
 
-if ! out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
-	skip bpf_isolation "bpf backend cannot run here: $out"
-	exit 0
-fi
+bpf_or_skip bpf_isolation || exit 0
 if [ ! -x "$WL/wl_sleeper" ]; then
 	skip bpf_isolation "workloads not built: run make workloads"
 	exit 0

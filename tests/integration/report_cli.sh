@@ -4,8 +4,11 @@
 . "$(dirname "$0")/../lib.sh"
 SAMPLE="$KF_TOP/tests/fuzz/corpus/sample.json" # written by fp__write_json from tests/unit/fp_sample.h
 
-# --- every format --------------------------------------------------------------------------------------
-for f in text strace rst tree json csv; do
+# --- every format (the registry's list) -----------------------------------------------------------------
+formats=$(kf_names formats)
+eq "the error message and --help list the same formats" "$formats" \
+	"$("$KF" report --help | sed -n '/^formats:/,/^$/s/^  \([a-z0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+for f in $formats; do
 	if "$KF" report -F "$f" "$SAMPLE" >"$T/out.$f" 2>"$T/err.$f" && [ -s "$T/out.$f" ] && [ ! -s "$T/err.$f" ]; then
 		ok "report -F $f"
 	else
@@ -140,11 +143,11 @@ fi
 
 # --- usage errors ------------------------------------------------------------------------------------------
 "$KF" report -F html "$SAMPLE" >/dev/null 2>"$T/err"
-eq "unknown format: exit 2, one line" "2 kfootprint: unknown format 'html': expected one of text, strace, rst, tree, json, csv" "$? $(cat "$T/err")"
+eq "unknown format: exit 1, one line" "1 kfootprint: unknown format 'html': expected one of text, strace, rst, tree, json, csv" "$? $(cat "$T/err")"
 "$KF" report >/dev/null 2>"$T/err"
-eq "no file: exit 2" "2 kfootprint: no footprint to report: see 'kfootprint report --help'" "$? $(cat "$T/err")"
+eq "no file: exit 1" "1 kfootprint: no footprint to report: see 'kfootprint report --help'" "$? $(cat "$T/err")"
 "$KF" report "$SAMPLE" "$SAMPLE" >/dev/null 2>"$T/err"
-eq "two files: exit 2" "2 kfootprint: one footprint at a time, got 2 files" "$? $(cat "$T/err")"
+eq "two files: exit 1" "1 kfootprint: one footprint at a time, got 2 files" "$? $(cat "$T/err")"
 "$KF" report --help >"$T/help" 2>&1
 eq "--help: exit 0 with formats and examples" "0 1 1" "$? $(grep -c '^  strace ' "$T/help") $(grep -c '^examples:' "$T/help")"
 if [ -w /dev/full ]; then

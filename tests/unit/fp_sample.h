@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "util/xalloc.h"
 
 #define MS(x) ((uint64_t)(x)*1000000ull)
@@ -83,6 +85,7 @@ static inline struct footprint *sample_fp(void)
 	fp__proc_exit(fp, ls, (struct fp_exit){FP_EXIT_CODE, 0, false}, MS(350));
 	fp__proc_exit(fp, wc, (struct fp_exit){FP_EXIT_SIGNAL, SIGKILL, true}, MS(1360));
 	/* sh is left running: its end is unknown */
+	annotate_classes(fp); /* as kfootprint record does before saving or rendering */
 	return fp;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "abi/syscalls.h"
 #include "footprint/footprint.h"
 
 static void test_account_counts_calls_errors_errnos(void **state)

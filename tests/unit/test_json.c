@@ -100,6 +100,104 @@ static void test_writer_layout(void **state)
 	free(buf);
 }
 
+/* One document in a style, written by jsonw; and the same document built with json-c. */
+static char *styled(unsigned style)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_writer_t *w = jsonw_new_style(f, style);
+
+	jsonw_start_object(w);
+	jsonw_string_field(w, "s", "tab\there \"q\" nl\n cr\r bs\b ff\f bel\a caf\xc3\xa9 a/b");
+	jsonw_int_field(w, "i", -7);
+	jsonw_u64_field(w, "u", 18446744073709551615ull);
+	jsonw_null_field(w, "n");
+	jsonw_name(w, "a");
+	jsonw_start_array(w);
+	jsonw_string(w, "x");
+	jsonw_start_object(w);
+	jsonw_bool_field(w, "t", true);
+	jsonw_name(w, "e");
+	jsonw_start_array(w);
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	jsonw_end_array(w);
+	jsonw_name(w, "o");
+	jsonw_start_object(w);
+	jsonw_end_object(w);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
+	fclose(f);
+	return buf;
+}
+
+static json_object *jsonc_doc(void)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array(), *in = json_object_new_object();
+
+	json_object_object_add(o, "s",
+			       json_object_new_string("tab\there \"q\" nl\n cr\r bs\b ff\f bel\a caf\xc3\xa9 a/b"));
+	json_object_object_add(o, "i", json_object_new_int(-7));
+	json_object_object_add(o, "u", json_object_new_uint64(18446744073709551615ull));
+	json_object_object_add(o, "n", NULL);
+	json_object_array_add(a, json_object_new_string("x"));
+	json_object_object_add(in, "t", json_object_new_boolean(1));
+	json_object_object_add(in, "e", json_object_new_array());
+	json_object_array_add(a, in);
+	json_object_object_add(o, "a", a);
+	json_object_object_add(o, "o", json_object_new_object());
+	return o;
+}
+
+/*
+ * The layouts map -F json and map databases were first published with came from json-c: the writer's styles
+ * give the same bytes, so those documents did not change when json-c stopped writing them.
+ */
+static void test_writer_styles_match_jsonc(void **state)
+{
+	json_object *o = jsonc_doc();
+	char *pretty = styled(JSONW_SHORT_ESCAPES | JSONW_OPEN_EMPTY),
+	     *plain = styled(JSONW_COMPACT | JSONW_SHORT_ESCAPES);
+	char *want = NULL;
+
+	(void)state;
+	want = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE));
+	assert_non_null(want);
+	assert_int_equal(strlen(pretty), strlen(want) + 1);
+	assert_memory_equal(pretty, want, strlen(want));
+	assert_int_equal(pretty[strlen(want)], '\n');
+	assert_string_equal(plain,
+			    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	free(want);
+	free(pretty);
+	free(plain);
+	json_object_put(o);
+}
+
+/* The byte rule is the same in every style: invalid UTF-8 as \\xHH, a backslash doubled. */
+static void test_writer_styles_same_byte_rule(void **state)
+{
+	const unsigned styles[] = {0, JSONW_SHORT_ESCAPES | JSONW_OPEN_EMPTY, JSONW_COMPACT | JSONW_SHORT_ESCAPES};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		json_writer_t *w = jsonw_new_style(f, styles[i]);
+
+		jsonw_start_array_inline(w);
+		jsonw_string(w, "caf\xe9\\x");
+		jsonw_end_array(w);
+		jsonw_destroy(&w);
+		fclose(f);
+		assert_non_null(strstr(buf, "\"caf\\\\xe9\\\\\\\\x\""));
+		free(buf);
+	}
+}
+
 static char *write_string(const char *s)
 {
 	char *buf = NULL;
@@ -559,6 +657,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_writer_layout),
+	    cmocka_unit_test(test_writer_styles_match_jsonc),
+	    cmocka_unit_test(test_writer_styles_same_byte_rule),
 	    cmocka_unit_test(test_writer_escapes),
 	    cmocka_unit_test(test_writer_bytes_round_trip),
 	    cmocka_unit_test(test_unescape_leniency),

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/ktree.h"
+#include "ktree/ktree.h"
 
 static char *fixture(const char *name)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "kernel/kt_internal.h"
-#include "kernel/ktree.h"
+#include "ktree/kt_internal.h"
+#include "ktree/ktree.h"
 
 static const struct kt_mkassign *find_assign(const struct kt_makefile *mk, const char *word)
 {

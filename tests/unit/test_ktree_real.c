@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/ktree.h"
+#include "ktree/ktree.h"
 
 static struct kt_index *idx;
 

@@ -14,7 +14,10 @@
 
 #include <cmocka.h>
 
-#include "kernel/syscalls.h"
+#include <linux/audit.h>
+
+#include "abi/syscalls.h"
+#include "bpf/kfrec.h"
 
 #define MAX_DEFS 2048
 
@@ -340,6 +343,49 @@ static void test_parse(void **state)
 #endif
 }
 
+/* Every ABI has one complete descriptor, and the calls a tracer sees are named from it. */
+static void test_descriptors(void **state)
+{
+	uint64_t nr;
+
+	(void)state;
+	for (int i = 0; i < KF_ABI_NR; i++) {
+		const struct kf_abi_desc *d = kf_abi_get((enum kf_abi)i);
+
+		assert_non_null(d);
+		assert_int_equal(d->id, i);
+		assert_true(d->bits == 32 || d->bits == 64);
+		assert_non_null(d->table);
+		assert_true(kf_syscall_count((enum kf_abi)i) > 300);
+		assert_true(d->audit_arch != 0);
+		assert_non_null(d->strace_mode);
+		assert_non_null(d->tree_arch);
+		assert_non_null(d->tree_on);
+		/* the bpf side's per-ABI arrays are indexed by the ABI's number */
+		if (d->bpf)
+			assert_true(i < KF_BPF_NABI);
+		/* a table in the tree names the rows that are the ABI's */
+		if (d->tree_table)
+			assert_non_null(d->tree_rows);
+		/* ABIs sharing an audit arch are told apart by a bit in the number */
+		for (int j = 0; j < i; j++)
+			if (kf_abi_get((enum kf_abi)j)->audit_arch == d->audit_arch)
+				assert_true(d->nr_flag || kf_abi_get((enum kf_abi)j)->nr_flag);
+	}
+	assert_null(kf_abi_get(KF_ABI_NR));
+	nr = 1;
+	assert_int_equal(kf_abi_of_call(AUDIT_ARCH_X86_64, &nr), KF_ABI_X86_64);
+	assert_int_equal(nr, 1);
+	nr = 0x40000000 | 1;
+	assert_int_equal(kf_abi_of_call(AUDIT_ARCH_X86_64, &nr), KF_ABI_X32);
+	assert_int_equal(nr, 1);
+	nr = 5;
+	assert_int_equal(kf_abi_of_call(AUDIT_ARCH_I386, &nr), KF_ABI_I386);
+	assert_int_equal(kf_abi_of_call(AUDIT_ARCH_AARCH64, &nr), KF_ABI_AARCH64);
+	assert_int_equal(kf_abi_of_call(AUDIT_ARCH_PPC64LE, &nr), -1);
+	assert_int_equal(kf_abi_get(kf_abi_of_call(AUDIT_ARCH_I386, &nr))->bits, 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,7 +393,7 @@ int main(void)
 	    cmocka_unit_test(test_x32_vs_host),	   cmocka_unit_test(test_aarch64_vs_generic),
 	    cmocka_unit_test(test_aarch64_spot),   cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_newer_rows),	   cmocka_unit_test(test_classes),
-	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_parse),	   cmocka_unit_test(test_descriptors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Joins the syscalls of a footprint with a kernel tree's chains (mapdb) and with the running kernel. */
-#include "kernel/kmap.h"
+#include "kmap/kmap.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -101,7 +101,7 @@ static void collect_options(struct fp_kernel_map *m, size_t *optcap, struct kmap
 /* An i386 call on a 64-bit kernel runs the compat entry when the table names one (stat64 -> ia32_stat64). */
 static enum kf_run_status running_status(const struct mapdb *db, const struct kf_running *run, const struct kmap_row *r)
 {
-	const char *compat = r->abi == KF_ABI_I386 ? mapdb_compat_entry(db, r->name) : NULL;
+	const char *compat = kf_abi_get(r->abi)->tree_compat ? mapdb_compat_entry(db, r->name) : NULL;
 	enum kf_run_status st;
 
 	if (compat && strcmp(compat, "sys_ni_syscall")) {
@@ -173,6 +173,8 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 	}
 	if (observed)
 		qsort(m->rows, m->nrows, sizeof(*m->rows), row_cmp);
+	for (size_t i = 0; i < m->nrows; i++)
+		m->rows[i].map = m;
 	for (size_t i = 0; i < m->nrows; i++)
 		if (m->rows[i].ks)
 			collect_options(m, &optcap, &m->rows[i]);

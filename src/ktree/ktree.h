@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 /*
  * The kernel tree index: from a kernel source tree to, for every syscall of an ABI, the chain
@@ -160,6 +160,12 @@ struct kt_option {
 	char *help;	  /* first paragraph of the help text, lines joined with spaces; NULL when none */
 	int ndefinitions; /* how many entries define the name in the files considered (first one kept) */
 };
+
+/* "makefile-obj", "resolved": the names map databases and map JSON use; parse: -1 when unknown. */
+const char *kt_cond_kind_name(enum kt_cond_kind k);
+int kt_cond_kind_parse(const char *name);
+const char *kt_status_name(enum kt_status s);
+int kt_status_parse(const char *name);
 
 /* ---- the index ---------------------------------------------------------------------------------------- */
 

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "kernel/ktree.h"
-#include "kernel/syscalls.h"
+#include "ktree/ktree.h"
+#include "abi/syscalls.h"
 
 /*
  * The map database: what a kernel tree says about every syscall of one ABI (the kt_syscall chains) and about
@@ -19,6 +19,8 @@
  * A database loaded from a file carries only what mapping needs: the syscalls, the options on their paths and
  * the MAINTAINERS sections they match.
  */
+#define MAPDB_SCHEMA "kfootprint-mapdb/1"
+
 struct mapdb_opt {
 	const char *name;	     /* "EVENTFD" */
 	const struct kt_option *opt; /* the Kconfig entry; NULL when the tree has none for the architecture */
@@ -68,8 +70,15 @@ const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name);
 /* The highest syscall number of the tree's table, for "newer than the tree". */
 int mapdb_max_nr(const struct mapdb *db);
 
-/* The embedded files (mapdb_data.c), NUL-terminated; empty when the build has none. */
-extern const char kf_mapdb_x86_64[];
-extern const char kf_mapdb_i386[];
+/* The embedded databases (mapdb_data.c), NUL-terminated, one per ABI that has one, in enum order. */
+struct mapdb_text {
+	enum kf_abi abi;
+	const char *text;
+};
+extern const struct mapdb_text mapdb_builtins[];
+extern const size_t mapdb_nbuiltins;
+bool mapdb_has_builtin(enum kf_abi abi);
+/* Their ABIs for messages: "x86_64 and i386". */
+const char *mapdb_builtin_names(void);
 
 #endif

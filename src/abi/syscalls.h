@@ -5,18 +5,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "abi/abi.h"
+
 /*
  * Syscall tables, one per ABI, generated at build time from data/syscalls/ (extracted from the kernel's own
  * syscall_64.tbl, syscall_32.tbl and asm-generic/unistd.h; see data/README.md). Names never come from a
  * hand-kept list.
  */
-enum kf_abi {
-	KF_ABI_X86_64,
-	KF_ABI_I386,
-	KF_ABI_X32,
-	KF_ABI_AARCH64,
-	KF_ABI_NR,
-};
 
 /* Coarse subsystem classes, as in the seed guide's tables; derived from where the kernel implements a call. */
 enum kf_class {
@@ -61,12 +56,6 @@ struct kf_syscall {
 	signed char path_arg;  /* KF_SC_OPEN: argument index of the path */
 	signed char flags_arg; /* KF_SC_OPEN: argument index of the open flags (or struct open_how *) */
 };
-
-const char *kf_abi_name(enum kf_abi abi);
-/* Returns 0 and sets *abi, or -1 when the name is not an ABI kfootprint knows. */
-int kf_abi_parse(const char *name, enum kf_abi *abi);
-/* The ABI of a native call on the machine kfootprint was built for. */
-enum kf_abi kf_abi_host(void);
 
 const char *kf_class_name(enum kf_class klass);
 int kf_class_parse(const char *name, enum kf_class *klass);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 #include "util/xalloc.h"
 
 static uint64_t hash_str(const char *s)

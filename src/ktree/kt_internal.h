@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/ktree.h"
+#include "ktree/ktree.h"
 #include "util/strbuf.h"
 
 /* ---- small containers (kt_util.c) ---- */
@@ -45,7 +45,7 @@ bool kt_is_dir(const char *path);
 bool kt_is_real_dir(const char *path);
 bool kt_is_file(const char *path);
 
-/* ---- conditions (kt_cond.c) ---- */
+/* ---- conditions (kt_cond.c) and their expressions (kt_expr.c) ---- */
 
 /* Looks up a symbol's value ("y", "m", string, NULL for n); used to evaluate conditions. */
 typedef const char *(*kt_lookup_fn)(void *ctx, const char *name);
@@ -63,11 +63,14 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 		    const char *where);
 /* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
 void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
+/* C identifiers: a first character, a following one. */
+bool kt_ident_start(int ch);
+bool kt_ident_char(int ch);
 /* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
 bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
-/* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed. */
+/* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed (kt_expr.c). */
 long kt_cpp_eval(const char *expr, kt_lookup_fn lookup, void *ctx, bool *ok);
-/* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y). */
+/* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y) (kt_expr.c). */
 int kt_kexpr_eval(const char *expr, kt_lookup_fn lookup, void *ctx);
 
 /*
@@ -116,7 +119,7 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
 void kt_scan_release(struct kt_scan *sc);
 
-/* ---- Makefile/Kbuild (kt_kbuild.c) ---- */
+/* ---- Makefile/Kbuild (kt_makefile.c parses one, kt_kbuild.c walks them) ---- */
 
 struct kt_mkassign {
 	char *lhs;    /* expanded left-hand side: "obj-$(CONFIG_X)" kept symbolic, "obj-y", "mmu-y" */
@@ -138,6 +141,8 @@ struct kt_makefile {
  */
 void kt_makefile_parse(struct kt_makefile *mk, const char *path, const char *text, const struct kt_map *vars);
 void kt_makefile_release(struct kt_makefile *mk);
+/* "$(CONFIG_X)" -> "X" (malloc'd); NULL when s is not exactly one config reference. */
+char *kt_mk_config_ref(const char *s);
 
 struct kt_kbuild;
 /* lookup (may be NULL) evaluates conditions when a file is listed by several lines (obj-$(CONFIG_X86_32) and
@@ -188,6 +193,40 @@ void kt_maint_free(struct kt_maint *m);
 size_t kt_maint_nsections(const struct kt_maint *m);
 /* Matching sections for a tree-relative path, sorted (depth desc, literal before wildcard, file order). */
 size_t kt_maint_match(const struct kt_maint *m, const char *path, struct kt_section_match **out);
+
+/* ---- the index (kt_index.c: the tree and option values; kt_resolve.c: the chain of each syscall) ---- */
+
+struct kt_index {
+	char *srcdir;
+	enum kf_abi abi;
+	char *arch;
+	char version[128];
+	struct kt_config *cfg;
+	struct kt_map vars;
+	struct kt_scan scan;
+	struct kt_kbuild *kb;
+	struct kt_kconfig kc;
+	struct kt_maint *maint;
+	bool have_maint;
+	struct kt_map chains;	    /* file -> struct chain * */
+	struct kt_map memo;	    /* option -> value string (or &off) for the Kconfig-derived defaults */
+	struct kt_map byname;	    /* table name -> (index + 1) */
+	struct kt_strv arch_on;	    /* __ARCH_WANT_* in force */
+	struct kt_strv tree_rows;   /* names in the tree's own syscall table; empty when it has none */
+	struct kt_map compat_entry; /* i386: name -> compat entry point (syscall_32.tbl's 5th column) */
+	struct kt_syscall *sys;
+	size_t nsys;
+	bool from_cache;
+};
+
+/* Symbols as conditions name them: CONFIG_X, X, __ARCH_WANT_X, a few arch macros; a kt_lookup_fn on an index. */
+const char *kt_index_lookup(void *ctx, const char *name);
+/* The value of an option (no CONFIG_): the configuration's, or the Kconfig-derived default; NULL for n. */
+const char *kt_index_value(struct kt_index *idx, const char *name);
+/* Resolves the chain of one table row into s. */
+void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_syscall *row);
+/* Frees an entry of idx->chains. */
+void kt_chain_free(void *p);
 
 /* ---- cache (kt_cache.c) ---- */
 

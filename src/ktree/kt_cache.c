@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 #include "util/xalloc.h"
 
 struct pat {

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "kernel/syscalls.h"
+#include "abi/syscalls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "syscalltbl.h"
-
-static const char *const abi_names[KF_ABI_NR] = {
-    [KF_ABI_X86_64] = "x86_64",
-    [KF_ABI_I386] = "i386",
-    [KF_ABI_X32] = "x32",
-    [KF_ABI_AARCH64] = "aarch64",
-};
 
 /* The seed guide's spelling, so our tables read like its tables. */
 static const char *const class_names[KF_CLASS_NR] = {
@@ -23,37 +16,6 @@ static const char *const class_names[KF_CLASS_NR] = {
     [KF_CLASS_ASYNCIO] = "Async I/O",	  [KF_CLASS_MODULE] = "Modules",	[KF_CLASS_TRACE] = "Tracing",
     [KF_CLASS_SYSTEM] = "System",	  [KF_CLASS_ARCH] = "Arch-specific",	[KF_CLASS_NONE] = "Not implemented",
 };
-
-const char *kf_abi_name(enum kf_abi abi)
-{
-	return (unsigned)abi < KF_ABI_NR ? abi_names[abi] : "unknown";
-}
-
-int kf_abi_parse(const char *name, enum kf_abi *abi)
-{
-	for (int i = 0; i < KF_ABI_NR; i++) {
-		if (!strcmp(name, abi_names[i])) {
-			*abi = (enum kf_abi)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-enum kf_abi kf_abi_host(void)
-{
-#if defined(__x86_64__) && defined(__ILP32__)
-	return KF_ABI_X32;
-#elif defined(__x86_64__)
-	return KF_ABI_X86_64;
-#elif defined(__i386__)
-	return KF_ABI_I386;
-#elif defined(__aarch64__)
-	return KF_ABI_AARCH64;
-#else
-#error "kfootprint: no syscall table for this architecture"
-#endif
-}
 
 const char *kf_class_name(enum kf_class klass)
 {
@@ -73,7 +35,9 @@ int kf_class_parse(const char *name, enum kf_class *klass)
 
 static const struct kf_sctbl *table(enum kf_abi abi)
 {
-	return (unsigned)abi < KF_ABI_NR ? &kf_sctbl[abi] : NULL;
+	const struct kf_abi_desc *d = kf_abi_get(abi);
+
+	return d ? d->table : NULL;
 }
 
 const struct kf_syscall *kf_syscall_by_nr(enum kf_abi abi, long nr)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "footprint/footprint.h"
-#include "kernel/mapdb.h"
+#include "kmap/mapdb.h"
 #include "kernel/running.h"
 
 /*
@@ -31,6 +31,8 @@ struct kmap_row {
 	enum kf_run_status running;
 	char **opts; /* options on the path as shown: "EVENTFD", "!POSIX_TIMERS", a compound condition's text */
 	size_t nopts;
+	const struct fp_kernel_map *map; /* the mapping the row belongs to */
+	struct fp_kref kref;		 /* the row as its footprint syscall's "kernel" object (annotate.c) */
 };
 
 /* One option of the roll-up: on the path of at least one syscall of the mapping. */
@@ -81,6 +83,14 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
  */
 struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi abi, size_t *n);
 void kmap_free(struct fp_kernel_map *m);
+
+/*
+ * JSON through the one writer (kmap_json.c): a row and an option of `map -F json` (abi: an "abi" member for
+ * the option, or NULL), and a row as the "kernel" object of an annotated footprint's syscall.
+ */
+void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
+void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *abi);
+void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
 
 /* "fs/eventfd.c:23", or NULL when there is no definition; written into buf. */
 const char *kmap_row_where(const struct kmap_row *r, char *buf, size_t len);

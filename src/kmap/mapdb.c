@@ -4,7 +4,7 @@
  * regenerated database diffs line by line) and loaded back into the same kt_* structures, so the mapping code
  * never knows whether a tree or the built-in database answers.
  */
-#include "kernel/mapdb.h"
+#include "kmap/mapdb.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -12,22 +12,9 @@
 #include <string.h>
 
 #include "kernel/running.h"
+#include "util/json_writer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-#define MAPDB_SCHEMA "kfootprint-mapdb/1"
-
-static const char *const cond_kinds[] = {
-    [KT_COND_MAKEFILE_OBJ] = "makefile-obj", [KT_COND_MAKEFILE_VAR] = "makefile-var",
-    [KT_COND_MAKEFILE_DIR] = "makefile-dir", [KT_COND_MAKEFILE_IF] = "makefile-if",
-    [KT_COND_SOURCE_IF] = "source-if",	     [KT_COND_INCLUDE] = "include",
-    [KT_COND_ARCH_WANT] = "arch-want",
-};
-
-static const char *const statuses[] = {
-    [KT_RESOLVED] = "resolved",		  [KT_NO_ENTRY] = "no-entry",	[KT_NI_SYSCALL] = "ni-syscall",
-    [KT_NO_DEFINITION] = "no-definition", [KT_NOT_BUILT] = "not-built", [KT_NOT_IN_TREE] = "not-in-tree",
-};
 
 static int opt_cmp(const void *a, const void *b)
 {
@@ -91,7 +78,7 @@ static void add_opt_name(struct mapdb *db, size_t *cap, const char *name)
 /* i386 rows name two entry points; the second is what a 64-bit kernel runs (IA32 emulation). */
 static void read_compat_entries(struct mapdb *db)
 {
-	char *path = xasprintf("%s/arch/x86/entry/syscalls/syscall_32.tbl", kt_index_srcdir(db->idx));
+	char *path = xasprintf("%s/%s", kt_index_srcdir(db->idx), kf_abi_get(db->abi)->tree_table);
 	struct strbuf sb = STRBUF_INIT;
 	char *save = NULL;
 
@@ -149,208 +136,42 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	}
 	if (db->nopts)
 		qsort(db->opts, db->nopts, sizeof(*db->opts), opt_cmp);
-	if (db->abi == KF_ABI_I386)
+	if (kf_abi_get(db->abi)->tree_compat)
 		read_compat_entries(db);
 	return db;
 }
 
-/* ---- saving --------------------------------------------------------------------------------------------- */
-
-static void put_str(json_object *o, const char *key, const char *v)
-{
-	if (v)
-		json_object_object_add(o, key, json_object_new_string(v));
-}
-
-static void put_int(json_object *o, const char *key, int v)
-{
-	if (v)
-		json_object_object_add(o, key, json_object_new_int(v));
-}
-
-static void put_strv(json_object *o, const char *key, char *const *v, size_t n)
-{
-	json_object *a;
-
-	if (!n)
-		return;
-	a = json_object_new_array();
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	json_object_object_add(o, key, a);
-}
-
-/* Sections are saved once and referred to by position; collects them in first-use order. */
-static size_t section_id(const struct kt_section ***secs, size_t *n, size_t *cap, const struct kt_section *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if ((*secs)[i] == s)
-			return i;
-	XGROW(*secs, *cap, *n + 1);
-	(*secs)[*n] = s;
-	return (*n)++;
-}
-
-static json_object *syscall_json(const struct kt_syscall *s, const char *compat, const struct kt_section ***secs,
-				 size_t *nsecs, size_t *cap)
-{
-	json_object *o = json_object_new_object();
-
-	put_str(o, "name", s->name);
-	put_str(o, "entry", s->entry);
-	put_str(o, "compat", compat);
-	put_str(o, "def", s->def_name);
-	put_str(o, "macro", s->macro);
-	put_str(o, "status", statuses[s->status]);
-	put_str(o, "file", s->file);
-	put_int(o, "line", s->line);
-	put_str(o, "impl", s->impl_name);
-	put_str(o, "impl_file", s->impl_file);
-	put_int(o, "impl_line", s->impl_line);
-	put_str(o, "object", s->object);
-	put_str(o, "makefile", s->makefile);
-	put_int(o, "makefile_line", s->makefile_line);
-	put_str(o, "included_by", s->included_by);
-	if (s->nconds) {
-		json_object *a = json_object_new_array();
-
-		for (size_t i = 0; i < s->nconds; i++) {
-			const struct kt_cond *c = &s->conds[i];
-			json_object *co = json_object_new_object();
-
-			put_str(co, "kind", cond_kinds[c->kind]);
-			put_str(co, "option", c->option);
-			if (c->negated)
-				json_object_object_add(co, "negated", json_object_new_boolean(1));
-			put_str(co, "expr", c->expr);
-			put_str(co, "where", c->where);
-			if (!c->option)
-				put_strv(co, "symbols", c->symbols, c->nsymbols);
-			json_object_object_add(co, "holds", json_object_new_boolean(c->holds));
-			json_object_array_add(a, co);
-		}
-		json_object_object_add(o, "conds", a);
-	}
-	put_strv(o, "options", s->options, s->noptions);
-	if (s->nsections) {
-		json_object *a = json_object_new_array();
-
-		for (size_t i = 0; i < s->nsections; i++) {
-			json_object *m = json_object_new_array();
-
-			json_object_array_add(
-			    m, json_object_new_int((int)section_id(secs, nsecs, cap, s->sections[i].section)));
-			json_object_array_add(m, json_object_new_int(s->sections[i].depth));
-			json_object_array_add(a, m);
-		}
-		json_object_object_add(o, "sections", a);
-	}
-	if (s->optional)
-		json_object_object_add(o, "optional", json_object_new_boolean(1));
-	put_strv(o, "alternatives", s->alternatives, s->nalternatives);
-	json_object_object_add(o, "complete", json_object_new_boolean(s->complete));
-	put_str(o, "unresolved", s->unresolved);
-	put_str(o, "not_built", s->not_built);
-	return o;
-}
-
-static json_object *option_json(const struct mapdb_opt *m)
-{
-	json_object *o = json_object_new_object();
-	const struct kt_option *k = m->opt;
-
-	put_str(o, "name", m->name);
-	put_str(o, "value", m->value);
-	if (!k)
-		return o;
-	put_str(o, "file", k->file);
-	put_int(o, "line", k->line);
-	put_str(o, "type", k->type);
-	put_str(o, "prompt", k->prompt);
-	put_str(o, "prompt_if", k->prompt_if);
-	put_str(o, "depends", k->depends);
-	put_str(o, "defaults", k->defaults);
-	put_strv(o, "selected_by", k->selected_by, k->nselected_by);
-	put_strv(o, "implied_by", k->implied_by, k->nimplied_by);
-	put_str(o, "help", k->help);
-	put_int(o, "ndefinitions", k->ndefinitions);
-	json_object_object_add(o, "kconfig", json_object_new_boolean(1));
-	return o;
-}
-
-static json_object *section_json(const struct kt_section *s)
-{
-	json_object *o = json_object_new_object();
-
-	put_str(o, "name", s->name);
-	put_str(o, "status", s->status);
-	put_strv(o, "maintainers", s->maintainers, s->nmaintainers);
-	put_strv(o, "lists", s->lists, s->nlists);
-	return o;
-}
-
-static size_t tree_rows(const struct mapdb *db)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < db->nsys; i++)
-		n += db->sys[i]->status != KT_NOT_IN_TREE;
-	return n;
-}
-
-static int put_line(FILE *out, json_object *o, bool last)
-{
-	int rc = fprintf(out, "%s%s\n",
-			 json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
-			 last ? "" : ",");
-
-	json_object_put(o);
-	return rc < 0 ? -1 : 0;
-}
-
-int mapdb_save(const struct mapdb *db, FILE *out)
-{
-	const struct kt_section **secs = NULL;
-	size_t nsecs = 0, cap = 0;
-	json_object *head = json_object_new_object();
-	int rc = 0;
-
-	put_str(head, "schema", MAPDB_SCHEMA);
-	put_str(head, "tree", db->version);
-	put_str(head, "abi", kf_abi_name(db->abi));
-	put_str(head, "config", db->config);
-	put_str(head, "generated_by", "kfootprint " KF_VERSION " map --save-db");
-	/* The head object opens the document; the arrays follow it, one record a line. */
-	{
-		const char *h =
-		    json_object_to_json_string_ext(head, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-		size_t hl = strlen(h);
-
-		if (fprintf(out, "%.*s,\n\"syscalls\": [\n", (int)(hl - 1), h) < 0)
-			rc = -1;
-	}
-	json_object_put(head);
-	/* Rows the tree's table lacks say nothing about the tree: a database lists the tree's own rows only. */
-	for (size_t i = 0, left = tree_rows(db); i < db->nsys && !rc; i++)
-		if (db->sys[i]->status != KT_NOT_IN_TREE)
-			rc = put_line(out,
-				      syscall_json(db->sys[i], db->compat ? db->compat[i] : NULL, &secs, &nsecs, &cap),
-				      --left == 0);
-	if (!rc && fputs("],\n\"options\": [\n", out) < 0)
-		rc = -1;
-	for (size_t i = 0; i < db->nopts && !rc; i++)
-		rc = put_line(out, option_json(&db->opts[i]), i + 1 == db->nopts);
-	if (!rc && fputs("],\n\"sections\": [\n", out) < 0)
-		rc = -1;
-	for (size_t i = 0; i < nsecs && !rc; i++)
-		rc = put_line(out, section_json(secs[i]), i + 1 == nsecs);
-	if (!rc && fputs("]}\n", out) < 0)
-		rc = -1;
-	free(secs);
-	return rc;
-}
-
 /* ---- loading -------------------------------------------------------------------------------------------- */
+
+/*
+ * The writer's byte rule (json_writer.h) undone on every string of the parsed document, once, in place: the
+ * bytes can only get fewer.
+ */
+static void unescape_tree(json_object *o)
+{
+	char *s;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		s = (char *)json_object_get_string(o);
+		if (strchr(s, '\\'))
+			jsonw_unescape_in_place(s);
+		break;
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			unescape_tree(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, v)
+		{
+			(void)key;
+			unescape_tree(v);
+		}
+		break;
+	}
+	default: break;
+	}
+}
 
 /* Strings point into the parsed JSON document, which the database keeps until mapdb_free(). */
 static char *get_str(json_object *o, const char *key)
@@ -403,18 +224,10 @@ static char **get_strv(json_object *o, const char *key, size_t *n)
 	return v;
 }
 
-static int lookup(const char *const *names, size_t n, const char *s)
-{
-	for (size_t i = 0; s && i < n; i++)
-		if (names[i] && !strcmp(names[i], s))
-			return (int)i;
-	return -1;
-}
-
 static int load_syscall(struct mapdb *db, json_object *o, struct kt_syscall *s, char **err)
 {
 	json_object *a;
-	int st = lookup(statuses, sizeof(statuses) / sizeof(statuses[0]), get_str(o, "status"));
+	int st = kt_status_parse(get_str(o, "status"));
 
 	s->name = get_str(o, "name");
 	if (!s->name || st < 0) {
@@ -441,7 +254,7 @@ static int load_syscall(struct mapdb *db, json_object *o, struct kt_syscall *s, 
 		for (size_t i = 0; i < s->nconds; i++) {
 			json_object *co = json_object_array_get_idx(a, i);
 			struct kt_cond *c = &s->conds[i];
-			int k = lookup(cond_kinds, sizeof(cond_kinds) / sizeof(cond_kinds[0]), get_str(co, "kind"));
+			int k = kt_cond_kind_parse(get_str(co, "kind"));
 
 			if (k < 0) {
 				*err = xasprintf("syscall '%s': unknown condition kind", s->name);
@@ -523,6 +336,7 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 		*err = xasprintf("not JSON: %s", json_tokener_error_desc(jerr));
 		return NULL;
 	}
+	unescape_tree(root);
 	db = xcalloc(1, sizeof(*db));
 	db->json = root;
 	schema = get_str(root, "schema");
@@ -592,15 +406,45 @@ fail:
 	return NULL;
 }
 
+static const char *builtin_text(enum kf_abi abi)
+{
+	for (size_t i = 0; i < mapdb_nbuiltins; i++)
+		if (mapdb_builtins[i].abi == abi && *mapdb_builtins[i].text)
+			return mapdb_builtins[i].text;
+	return NULL;
+}
+
+bool mapdb_has_builtin(enum kf_abi abi)
+{
+	return builtin_text(abi) != NULL;
+}
+
+const char *mapdb_builtin_names(void)
+{
+	static char buf[256];
+
+	if (!*buf) {
+		size_t len = 0;
+
+		for (size_t i = 0; i < mapdb_nbuiltins && len < sizeof(buf); i++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						!i			   ? ""
+						: i + 1 == mapdb_nbuiltins ? " and "
+									   : ", ",
+						kf_abi_name(mapdb_builtins[i].abi));
+	}
+	return buf;
+}
+
 struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 {
-	const char *text = abi == KF_ABI_X86_64 ? kf_mapdb_x86_64 : abi == KF_ABI_I386 ? kf_mapdb_i386 : "";
+	const char *text = builtin_text(abi);
 	struct mapdb *db;
 
 	*err = NULL;
-	if (!*text) {
-		*err = xasprintf("no built-in database for %s (there are x86_64 and i386): use --kernel-src",
-				 kf_abi_name(abi));
+	if (!text) {
+		*err = xasprintf("no built-in database for %s (there are %s): use --kernel-src", kf_abi_name(abi),
+				 mapdb_builtin_names());
 		return NULL;
 	}
 	db = mapdb_parse(text, "built-in database", err);

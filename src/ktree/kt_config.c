@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "kernel/kt_internal.h"
+#include "ktree/kt_internal.h"
 #include "util/xalloc.h"
 
 struct kt_config {

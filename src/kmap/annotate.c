@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The annotate stage: kernel knowledge attached to the items of a footprint (see annotate.h). */
+#include "kmap/annotate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/syscalls.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+void annotate_classes(struct footprint *fp)
+{
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++) {
+		struct fp_sysstat *s = fp->syscalls.slots[i];
+		const struct kf_syscall *row;
+		char buf[96];
+
+		if (!s)
+			continue;
+		row = kf_syscall_by_name(s->abi, s->name);
+		if (!s->annot.klass)
+			s->annot.klass = kf_class_name(row ? (enum kf_class)row->klass : KF_CLASS_NONE);
+		if (!s->annot.api) {
+			if (row && row->entry) {
+				s->annot.api = row->entry;
+			} else {
+				snprintf(buf, sizeof(buf), "sys_%s", s->name);
+				s->annot.api = fp__intern(fp, buf);
+			}
+		}
+	}
+}
+
+/* The kernel knowledge attached to one footprint: its mappings, and what they borrow when it owns that. */
+struct kannot {
+	struct fp_kernel_map **maps;
+	size_t nmaps;
+	struct mapdb **own_dbs; /* annotate_builtin()'s */
+	size_t ndbs;
+	struct kf_running *own_run;
+};
+
+static void kannot_free(void *data)
+{
+	struct kannot *ka = data;
+
+	for (size_t i = 0; i < ka->nmaps; i++)
+		kmap_free(ka->maps[i]);
+	for (size_t i = 0; i < ka->ndbs; i++)
+		mapdb_free(ka->own_dbs[i]);
+	if (ka->own_run) {
+		kf_running__release(ka->own_run);
+		free(ka->own_run);
+	}
+	free(ka->maps);
+	free(ka->own_dbs);
+	free(ka);
+}
+
+/* The "configs" roll-up: the options of every mapping; those of another ABI than the host's say which. */
+static void kannot_write_json(const void *data, json_writer_t *w)
+{
+	const struct kannot *ka = data;
+
+	jsonw_name(w, "configs");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < ka->nmaps; i++) {
+		const struct fp_kernel_map *m = ka->maps[i];
+
+		for (size_t o = 0; o < m->nopts; o++)
+			kmap_json_option(w, &m->opts[o], m->abi != kf_abi_host() ? kf_abi_name(m->abi) : NULL);
+	}
+	jsonw_end_array(w);
+}
+
+static struct kannot *kannot_of(const struct footprint *fp)
+{
+	for (size_t i = 0; i < fp->nattachments; i++)
+		if (fp->attachments[i].free == kannot_free)
+			return fp->attachments[i].data;
+	return NULL;
+}
+
+static struct kannot *kannot_get(struct footprint *fp)
+{
+	struct kannot *ka = kannot_of(fp);
+
+	if (!ka) {
+		ka = xcalloc(1, sizeof(*ka));
+		fp__attach(fp, (struct fp_attachment){ka, kannot_write_json, kannot_free});
+	}
+	return ka;
+}
+
+static void write_row(const struct fp_kref *k, json_writer_t *w)
+{
+	const struct kmap_row *r = (const struct kmap_row *)((const char *)k - offsetof(struct kmap_row, kref));
+
+	kmap_json_kernel(w, r->map, r);
+}
+
+const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct mapdb *db, const struct kf_running *run,
+					    const char *subject)
+{
+	struct kannot *ka = kannot_get(fp);
+	struct fp_kernel_map *m;
+	struct kmap_input *in;
+	size_t n;
+
+	annotate_classes(fp); /* the rows take their class from the footprint */
+	in = kmap_inputs_footprint(fp, db->abi, &n);
+	m = kmap_build(db, run, in, n, subject);
+	free(in);
+	ka->maps = xrealloc(ka->maps, (ka->nmaps + 1) * sizeof(*ka->maps));
+	ka->maps[ka->nmaps++] = m;
+	for (size_t i = 0; i < m->nrows; i++) {
+		struct kmap_row *r = &m->rows[i];
+		struct fp_sysstat *s = r->nr >= 0 ? fp_sctab_find(&fp->syscalls, r->abi, r->nr) : NULL;
+
+		r->kref.write_json = write_row;
+		if (s)
+			s->annot.kernel = &r->kref;
+	}
+	return m;
+}
+
+static bool uses_abi(const struct footprint *fp, enum kf_abi abi)
+{
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i] && fp->syscalls.slots[i]->abi == abi)
+			return true;
+	return false;
+}
+
+int annotate_builtin(struct footprint *fp, const char *subject)
+{
+	struct kannot *ka = kannot_get(fp);
+
+	if (!ka->own_run) {
+		ka->own_run = xcalloc(1, sizeof(*ka->own_run));
+		kf_running__load(ka->own_run, NULL, NULL);
+	}
+	for (size_t a = 0; a < mapdb_nbuiltins; a++) {
+		enum kf_abi abi = mapdb_builtins[a].abi;
+		struct mapdb *db;
+		char *err = NULL;
+
+		if (abi != kf_abi_host() && !uses_abi(fp, abi))
+			continue;
+		db = mapdb_builtin(abi, &err);
+		if (!db) {
+			error("--map: %s", err);
+			free(err);
+			return -1;
+		}
+		ka->own_dbs = xrealloc(ka->own_dbs, (ka->ndbs + 1) * sizeof(*ka->own_dbs));
+		ka->own_dbs[ka->ndbs++] = db;
+		annotate_kernel(fp, db, ka->own_run, subject);
+	}
+	return 0;
+}
+
+size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *const **maps)
+{
+	const struct kannot *ka = kannot_of(fp);
+
+	*maps = ka ? (const struct fp_kernel_map *const *)ka->maps : NULL;
+	return ka ? ka->nmaps : 0;
+}

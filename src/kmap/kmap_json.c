@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A mapping as JSON, through the one JSON writer: the rows and options of `map -F json` (schema
+ * "kfootprint-map/1", docs/map.md: stable keys, every key always present, null or [] when there is nothing)
+ * and the same facts as the "kernel" object of an annotated footprint's syscalls.
+ */
+#include <stdio.h>
+
+#include "kmap/kmap.h"
+
+static void strv(json_writer_t *w, const char *name, const char *const *v, size_t n)
+{
+	jsonw_name(w, name);
+	jsonw_start_array(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, v[i]);
+	jsonw_end_array(w);
+}
+
+/* "file:line", or null when there is no file. */
+static void where(json_writer_t *w, const char *name, const char *file, int line)
+{
+	char buf[512];
+
+	if (!file) {
+		jsonw_null_field(w, name);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s:%d", file, line);
+	jsonw_string_field(w, name, buf);
+}
+
+/* The tree's chain of a row, the members of its "kernel" object. */
+static void chain(json_writer_t *w, const struct kmap_row *r)
+{
+	const struct kt_syscall *k = r->ks;
+
+	jsonw_string_field(w, "definition", k->def_name);
+	jsonw_string_field(w, "macro", k->macro);
+	jsonw_string_field(w, "status", kt_status_name(k->status));
+	jsonw_string_field(w, "file", k->file);
+	if (k->file)
+		jsonw_int_field(w, "line", k->line);
+	else
+		jsonw_null_field(w, "line");
+	jsonw_string_field(w, "implementation", k->impl_file ? (k->impl_name ? k->impl_name : "") : NULL);
+	where(w, "implementation_at", k->impl_file, k->impl_line);
+	jsonw_string_field(w, "object", k->object);
+	where(w, "makefile", k->makefile, k->makefile_line);
+	jsonw_string_field(w, "included_by", k->included_by);
+	strv(w, "configs", (const char *const *)r->opts, r->nopts);
+	jsonw_name(w, "conditions");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < k->nconds; i++) {
+		const struct kt_cond *c = &k->conds[i];
+
+		jsonw_start_object(w);
+		jsonw_string_field(w, "kind", kt_cond_kind_name(c->kind));
+		jsonw_string_field(w, "option", c->option);
+		jsonw_bool_field(w, "negated", c->negated);
+		jsonw_string_field(w, "expr", c->expr);
+		jsonw_string_field(w, "where", c->where);
+		strv(w, "symbols", (const char *const *)c->symbols, c->nsymbols);
+		jsonw_bool_field(w, "holds", c->holds);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_name(w, "maintainers");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < k->nsections; i++)
+		jsonw_string(w, k->sections[i].section->name);
+	jsonw_end_array(w);
+	jsonw_bool_field(w, "optional", k->optional);
+	strv(w, "alternatives", (const char *const *)k->alternatives, k->nalternatives);
+	jsonw_bool_field(w, "complete", k->complete);
+	jsonw_string_field(w, "unresolved", k->unresolved);
+	jsonw_string_field(w, "not_built", k->not_built);
+}
+
+/* What the mapping says of a row beyond the tree's chain (in a map row, these come before "kernel"). */
+static void status(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r)
+{
+	char buf[512];
+
+	jsonw_string_field(w, "entry", r->entry);
+	jsonw_string_field(w, "compat_entry", mapdb_compat_entry(m->db, r->name));
+	jsonw_bool_field(w, "newer", r->newer);
+	jsonw_bool_field(w, "probe", r->probe);
+	jsonw_bool_field(w, "required", r->required);
+	jsonw_string_field(w, "running", kf_run_status_name(r->running));
+	jsonw_string_field(w, "note", *kmap_row_note(m, r, buf, sizeof(buf)) ? buf : NULL);
+}
+
+static void count(json_writer_t *w, const char *name, bool observed, uint64_t n)
+{
+	if (observed)
+		jsonw_u64_field(w, name, n);
+	else
+		jsonw_null_field(w, name);
+}
+
+void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r)
+{
+	jsonw_start_object(w);
+	jsonw_string_field(w, "name", r->name);
+	jsonw_string_field(w, "abi", kf_abi_name(r->abi));
+	if (r->nr >= 0)
+		jsonw_int_field(w, "nr", r->nr);
+	else
+		jsonw_null_field(w, "nr");
+	count(w, "calls", r->observed, r->calls);
+	count(w, "errors", r->observed, r->errors);
+	count(w, "enosys", r->observed, r->enosys);
+	jsonw_string_field(w, "class", r->klass);
+	status(w, m, r);
+	jsonw_name(w, "kernel");
+	if (r->ks) {
+		jsonw_start_object(w);
+		chain(w, r);
+		jsonw_end_object(w);
+	} else {
+		jsonw_null(w);
+	}
+	jsonw_end_object(w);
+}
+
+void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r)
+{
+	jsonw_start_object(w);
+	if (r->ks)
+		chain(w, r);
+	status(w, m, r);
+	jsonw_end_object(w);
+}
+
+void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *abi)
+{
+	const struct kt_option *k = o->db->opt;
+
+	jsonw_start_object(w);
+	jsonw_string_field(w, "name", o->name);
+	where(w, "defined_at", k ? k->file : NULL, k ? k->line : 0);
+	jsonw_string_field(w, "type", k ? k->type : NULL);
+	jsonw_string_field(w, "prompt", k ? k->prompt : NULL);
+	jsonw_string_field(w, "prompt_if", k ? k->prompt_if : NULL);
+	jsonw_string_field(w, "depends_on", k ? k->depends : NULL);
+	jsonw_string_field(w, "defaults", k ? k->defaults : NULL);
+	strv(w, "selected_by", k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0);
+	strv(w, "implied_by", k ? (const char *const *)k->implied_by : NULL, k ? k->nimplied_by : 0);
+	jsonw_string_field(w, "help", k ? k->help : NULL);
+	jsonw_string_field(w, "tree_value", o->db->value ? o->db->value : "n");
+	jsonw_string_field(w, "running", o->running);
+	strv(w, "needed_by", o->needed_by, o->nneeded);
+	strv(w, "off_for", o->off_for, o->noff);
+	strv(w, "probed_by", o->probed_by, o->nprobed);
+	if (abi)
+		jsonw_string_field(w, "abi", abi);
+	jsonw_end_object(w);
+}

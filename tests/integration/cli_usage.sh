@@ -1,0 +1,54 @@
+#!/bin/sh
+# Usage errors on every command (the list comes from `kfootprint --help`, i.e. kf_commands[]): an unknown
+# option, a short one, a missing value, a value for an option that takes none, an ambiguous abbreviation.
+# Each is one line in kfootprint's voice naming the command's --help, exit status 1 (strace's convention),
+# nothing on standard output and nothing run. --help is exit 0 on standard output.
+. "$(dirname "$0")/../lib.sh"
+
+commands=$("$KF" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+check "kfootprint --help lists the commands" test -n "$commands"
+
+# usage NAME EXPECTED-STDERR ARGS...: exit 1, one line, stdout empty
+usage() {
+	name=$1 want=$2
+	shift 2
+	timeout 10 "$KF" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name: exit $rc, stdout $(head -c 100 "$T/out"), stderr: $(head -c 300 "$T/err")"
+	fi
+}
+for c in $commands; do
+	see="see 'kfootprint $c --help'"
+	usage "$c --bogus" "kfootprint: unknown option '--bogus': $see" "$c" --bogus -- true
+	usage "$c -Z" "kfootprint: unknown option '-Z': $see" "$c" -Z -- true
+	usage "$c --help=x" "kfootprint: option '--help' takes no value: $see" "$c" --help=x
+	usage "$c -o without a value" "kfootprint: option '-o' needs a value: $see" "$c" -o
+	usage "$c --output without a value" "kfootprint: option '--output' needs a value: $see" "$c" --output
+	"$KF" "$c" --help >"$T/help" 2>"$T/err"
+	eq "$c --help: exit 0, on stdout only" "0 1" "$? $(grep -c "^usage: kfootprint.* $c\|^usage: kfootprint \[$c\]" "$T/help")$(cat "$T/err")"
+done
+# no command means record, options and usage errors included
+usage "no command: --bogus" "kfootprint: unknown option '--bogus': see 'kfootprint record --help'" --bogus -- true
+usage "no command, no argument" "kfootprint: nothing to do: see 'kfootprint --help'"
+usage "record: an ambiguous abbreviation" \
+	"kfootprint: ambiguous option '--no' (--no-pin, --no-time): see 'kfootprint record --help'" record --no -- true
+# getopt's habits kept: abbreviations, --opt=value, options after the footprint (report, map)
+"$KF" report --form=csv "$KF_TOP/tests/fuzz/corpus/sample.json" >"$T/csv" 2>&1
+eq "report: an unambiguous abbreviation is taken" "abi,name,nr,calls,errors,time_s,class" "$(head -n1 "$T/csv")"
+"$KF" report "$KF_TOP/tests/fuzz/corpus/sample.json" -F tree >"$T/tree" 2>&1
+eq "report: options after the file" "1" "$(grep -c '^ 100  sh ' "$T/tree")"
+# record: options end at the workload, whose own options are its own
+"$KF" record -b ptrace --report /dev/null -- sh -c 'exit 3' --bogus
+eq "record: the workload's options are not kfootprint's" 3 $?
+# the names of -b and -F come from the registries, in the error and in --help alike
+for reg in backends formats map_formats; do
+	names=$(kf_names "$reg")
+	check "the $reg registry names something" test -n "$names"
+done
+eq "record -b: auto, then the registry" "auto" "$(kf_names backends | cut -d' ' -f1)"
+"$KF" record --help >"$T/rhelp"
+eq "record --help lists the backends of the registry" 1 \
+	"$(grep -c -- "--backend NAME *$(kf_names backends | sed 's/ /, /g'):" "$T/rhelp")"
