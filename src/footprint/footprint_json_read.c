@@ -310,6 +310,92 @@ static bool valid_sc_name(const char *s)
 	return true;
 }
 
+/* An "errnos" object into s's breakdown. */
+static int load_errnos(const struct loader *ld, struct json_object *errnos, const char *ctx, struct fp_sysstat *s)
+{
+	json_object_object_foreach(errnos, ename, ev)
+	{
+		char sub[256];
+		uint64_t n;
+		int err = fp_errno_parse(ename);
+
+		snprintf(sub, sizeof(sub), "%s.errnos", ctx);
+		if (err <= 0)
+			return fail(ld, sub, NULL, "unknown errno '%.64s'", ename);
+		if (!ev || to_u64(ld, ev, sub, ename, UINT64_MAX, &n) < 0)
+			return ev ? -1 : fail(ld, sub, ename, "must not be null");
+		fp_sysstat_add_errno(s, err, n);
+	}
+	return 0;
+}
+
+/* One source's share of a merged footprint's row (footprint/merge.h). */
+static int load_share(struct loader *ld, struct json_object *o, const char *ctx, struct fp_sysstat *s,
+		      struct fp_srcstat *ps)
+{
+	struct json_object *errnos;
+	struct fp_sysstat tmp = {0};
+	int source = 0;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return fail(ld, ctx, NULL, "expected object");
+	if (get_int(ld, o, ctx, "source", REQ, 0, INT_MAX, &source) < 0 ||
+	    get_u64(ld, o, ctx, "calls", REQ, UINT64_MAX, &ps->calls) < 0 ||
+	    get_u64(ld, o, ctx, "errors", OPT, ps->calls, &ps->errors) < 0 ||
+	    get_ns(ld, o, ctx, "time_s", &ps->time_ns) < 0 ||
+	    member(ld, o, ctx, "errnos", json_type_object, NUL_OK, &errnos) < 0)
+		return -1;
+	if ((uint32_t)source >= ld->fp->nsources)
+		return fail(ld, ctx, "source", "%d is not an index in sources[]", source);
+	if (s->nper_source && (uint32_t)source <= s->per_source[s->nper_source - 1].source)
+		return fail(ld, ctx, "source", "%d is out of order or listed twice", source);
+	ps->source = (uint32_t)source;
+	if (errnos && load_errnos(ld, errnos, ctx, &tmp) < 0) {
+		free(tmp.errnos);
+		return -1;
+	}
+	ps->errnos = tmp.errnos;
+	ps->nerrnos = tmp.nerrnos;
+	return 0;
+}
+
+/* A merged footprint's row has every source's share, and they add up to its totals. */
+static int load_per_source(struct loader *ld, struct json_object *o, const char *ctx, struct fp_sysstat *s)
+{
+	struct json_object *arr;
+	uint64_t calls = 0, errors = 0;
+	size_t n;
+
+	if (member(ld, o, ctx, "per_source", json_type_array, NUL_OK, &arr) < 0)
+		return -1;
+	if (!arr && ld->fp->nsources)
+		return fail(ld, ctx, "per_source", "missing in a merged footprint");
+	if (!arr)
+		return 0;
+	if (!ld->fp->nsources)
+		return fail(ld, ctx, "per_source", "without sources[]");
+	n = json_object_array_length(arr);
+	if (n > ld->fp->nsources)
+		return fail(ld, ctx, "per_source", "more entries than sources");
+	s->per_source = xcalloc(n + 1, sizeof(*s->per_source));
+	s->per_source_cap = (uint32_t)n + 1;
+	for (size_t i = 0; i < n; i++) {
+		struct fp_srcstat *ps = &s->per_source[s->nper_source];
+		char sub[256];
+
+		snprintf(sub, sizeof(sub), "%s.per_source[%zu]", ctx, i);
+		if (load_share(ld, json_object_array_get_idx(arr, i), sub, s, ps) < 0)
+			return -1;
+		s->nper_source++;
+		if (__builtin_add_overflow(calls, ps->calls, &calls) ||
+		    __builtin_add_overflow(errors, ps->errors, &errors))
+			return fail(ld, ctx, "per_source", "counts out of range");
+	}
+	if (calls != s->calls || errors != s->errors)
+		return fail(ld, ctx, "per_source", "the sources' counts do not add up to the row's");
+	return 0;
+}
+
 static int load_syscall(struct loader *ld, struct json_object *o, const char *ctx)
 {
 	struct json_object *name_o, *abi_o, *errnos, *klass;
@@ -362,22 +448,9 @@ static int load_syscall(struct loader *ld, struct json_object *o, const char *ct
 		s->annot.klass = fp__intern(ld->fp, k);
 		free(k);
 	}
-	if (!errnos)
-		return 0;
-	json_object_object_foreach(errnos, ename, ev)
-	{
-		char sub[256];
-		uint64_t n;
-		int err = fp_errno_parse(ename);
-
-		snprintf(sub, sizeof(sub), "%s.errnos", ctx);
-		if (err <= 0)
-			return fail(ld, sub, NULL, "unknown errno '%.64s'", ename);
-		if (!ev || to_u64(ld, ev, sub, ename, UINT64_MAX, &n) < 0)
-			return ev ? -1 : fail(ld, sub, ename, "must not be null");
-		fp_sysstat_add_errno(s, err, n);
-	}
-	return 0;
+	if (errnos && load_errnos(ld, errnos, ctx, s) < 0)
+		return -1;
+	return load_per_source(ld, o, ctx, s);
 }
 
 /* The (abi, nr) of a per-process key: from the workload-wide list first, so unknown names resolve too. */
@@ -495,6 +568,21 @@ static int load_files(struct loader *ld, struct fp_proc *p, struct json_object *
 	return 0;
 }
 
+/* The source of a merged footprint's process: pids are per source. */
+static int load_proc_source(struct loader *ld, struct json_object *o, const char *ctx, struct fp_proc *p)
+{
+	int source = 0;
+
+	if (get_int(ld, o, ctx, "source", OPT, 0, INT_MAX, &source) < 0)
+		return -1;
+	if (ld->fp->nsources && (uint32_t)source >= ld->fp->nsources)
+		return fail(ld, ctx, "source", "%d is not an index in sources[]", source);
+	if (!ld->fp->nsources && json_object_object_get_ex(o, "source", NULL))
+		return fail(ld, ctx, "source", "without sources[]");
+	p->source = (uint32_t)source;
+	return 0;
+}
+
 static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 {
 	struct json_object *files, *scs;
@@ -511,6 +599,8 @@ static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 		return -1;
 	p = fp__proc_new(ld->fp, pid, ppid, 0);
 	p->end_s = -1;
+	if (load_proc_source(ld, o, ctx, p) < 0)
+		return -1;
 	if (get_u64(ld, o, ctx, "threads", OPT, UINT32_MAX, &threads) < 0 ||
 	    get_u64(ld, o, ctx, "execs", OPT, UINT32_MAX, &execs) < 0 ||
 	    get_bool(ld, o, ctx, "attached", &p->attached) < 0 || get_str(ld, o, ctx, "comm", OPT, &comm) < 0 ||
@@ -592,6 +682,94 @@ static int load_workload(struct loader *ld, struct json_object *root)
 	return 0;
 }
 
+static bool valid_digest(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return false;
+	return n == 64;
+}
+
+static int load_source(struct loader *ld, struct json_object *o, const char *ctx, struct fp_source *src)
+{
+	struct json_object *host, *w, *pids, *digest;
+	char hctx[96], wctx[96];
+
+	snprintf(hctx, sizeof(hctx), "%s.host", ctx);
+	snprintf(wctx, sizeof(wctx), "%s.workload", ctx);
+	if (!o || !json_object_is_type(o, json_type_object))
+		return fail(ld, ctx, NULL, "expected object");
+	if (member(ld, o, ctx, "digest", json_type_string, REQ, &digest) < 0)
+		return -1;
+	if (!valid_digest(json_object_get_string(digest)))
+		return fail(ld, ctx, "digest", "expected 64 lower-case hex digits");
+	src->digest = xstrdup(json_object_get_string(digest));
+	for (uint32_t i = 0; i < ld->fp->nsources; i++)
+		if (!strcmp(ld->fp->sources[i].digest, src->digest))
+			return fail(ld, ctx, "digest", "listed twice");
+	if (get_str(ld, o, ctx, "tool", OPT, &src->tool) < 0 ||
+	    member(ld, o, ctx, "host", json_type_object, NUL_OK, &host) < 0 ||
+	    (host && (get_str(ld, host, hctx, "kernel", OPT, &src->host_kernel) < 0 ||
+		      get_str(ld, host, hctx, "arch", OPT, &src->host_arch) < 0)) ||
+	    member(ld, o, ctx, "workload", json_type_object, NUL_OK, &w) < 0 ||
+	    (w && (get_argv(ld, w, wctx, &src->argv) < 0 ||
+		   member(ld, w, wctx, "attached_pids", json_type_array, NUL_OK, &pids) < 0 ||
+		   get_str(ld, w, wctx, "label", OPT, &src->label) < 0 ||
+		   get_str(ld, w, wctx, "user", OPT, &src->user) < 0)) ||
+	    get_str(ld, o, ctx, "backend", OPT, &src->backend) < 0 ||
+	    get_str(ld, o, ctx, "started_at", OPT, &src->started_at) < 0 ||
+	    get_double(ld, o, ctx, "elapsed_s", OPT, &src->elapsed_s, NULL) < 0 ||
+	    get_exit(ld, o, ctx, &src->exit) < 0 || get_bool(ld, o, ctx, "complete", &src->complete) < 0 ||
+	    get_str(ld, o, ctx, "incomplete_why", OPT, &src->incomplete_why) < 0 ||
+	    get_u64(ld, o, ctx, "lost_events", OPT, UINT64_MAX, &src->lost_events) < 0)
+		return -1;
+	if (!src->complete && !src->incomplete_why)
+		src->incomplete_why = xstrdup("unknown");
+	if (!w || !pids)
+		return 0;
+	size_t n = json_object_array_length(pids);
+	src->attached_pids = xcalloc(n + 1, sizeof(*src->attached_pids));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(pids, i);
+		int64_t x = p && json_object_is_type(p, json_type_int) ? json_object_get_int64(p) : -1;
+
+		if (x <= 0 || x > INT_MAX)
+			return fail(ld, wctx, "attached_pids", "expected positive integers");
+		src->attached_pids[src->nattached++] = (pid_t)x;
+	}
+	return 0;
+}
+
+/* A merged footprint's sources (footprint/merge.h); read before the rows and processes that index them. */
+static int load_sources(struct loader *ld, struct json_object *root)
+{
+	struct json_object *arr;
+	size_t n;
+
+	if (member(ld, root, "", "sources", json_type_array, NUL_OK, &arr) < 0)
+		return -1;
+	if (!arr)
+		return 0;
+	n = json_object_array_length(arr);
+	if (!n)
+		return fail(ld, "", "sources", "empty");
+	ld->fp->sources = xcalloc(n, sizeof(*ld->fp->sources));
+	for (size_t i = 0; i < n; i++) {
+		struct fp_source src = {.complete = true};
+		char ctx[64];
+
+		snprintf(ctx, sizeof(ctx), "sources[%zu]", i);
+		if (load_source(ld, json_object_array_get_idx(arr, i), ctx, &src) < 0) {
+			fp_source_release(&src);
+			return -1;
+		}
+		ld->fp->sources[ld->fp->nsources++] = src;
+	}
+	return 0;
+}
+
 static int load_root(struct loader *ld, struct json_object *root)
 {
 	struct footprint *fp = ld->fp;
@@ -616,7 +794,7 @@ static int load_root(struct loader *ld, struct json_object *root)
 	} else if (!fp->incomplete_why) {
 		fp->incomplete_why = xstrdup("unknown");
 	}
-	if (member(ld, root, "", "syscalls", json_type_array, NUL_OK, &arr) < 0)
+	if (load_sources(ld, root) < 0 || member(ld, root, "", "syscalls", json_type_array, NUL_OK, &arr) < 0)
 		return -1;
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
 		char ctx[64];
