@@ -82,7 +82,7 @@ struct fp_sysstat {
 	uint64_t time_ns;	       /* time in the call, entry to exit, summed */
 	struct fp_errno_count *errnos; /* sorted by err; global table only */
 	uint32_t nerrnos, errnos_cap;
-	struct fp_annot annot; /* global table only */
+	struct fp_annot annot;	       /* global table only */
 	struct fp_srcstat *per_source; /* merged footprints, global table only: sorted by source, none empty */
 	uint32_t nper_source, per_source_cap;
 };

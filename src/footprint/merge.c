@@ -105,8 +105,8 @@ static struct fp_sysstat *row_of(struct footprint *m, const struct fp_sysstat *s
 	return fp_sctab_get(&m->syscalls, s->abi, s->nr, row ? row->name : fp__intern(m, s->name));
 }
 
-static void add_share(struct footprint *m, const struct fp_sysstat *s, uint32_t source, uint64_t calls,
-		      uint64_t errors, uint64_t time_ns, const struct fp_errno_count *errnos, uint32_t nerrnos)
+static void add_share(struct footprint *m, const struct fp_sysstat *s, uint32_t source, uint64_t calls, uint64_t errors,
+		      uint64_t time_ns, const struct fp_errno_count *errnos, uint32_t nerrnos)
 {
 	struct fp_sysstat *r = row_of(m, s);
 	struct fp_srcstat *ps;

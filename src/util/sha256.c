@@ -38,8 +38,8 @@ static void compress(struct sha256 *c, const unsigned char *b)
 	for (int i = 0; i < 64; i++) {
 		uint32_t t1 = s[7] + (ror(s[4], 6) ^ ror(s[4], 11) ^ ror(s[4], 25)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) +
 			      K[i] + w[i];
-		uint32_t t2 = (ror(s[0], 2) ^ ror(s[0], 13) ^ ror(s[0], 22)) +
-			      ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
+		uint32_t t2 =
+		    (ror(s[0], 2) ^ ror(s[0], 13) ^ ror(s[0], 22)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
 
 		memmove(s + 1, s, 7 * sizeof(*s));
 		s[4] += t1;
