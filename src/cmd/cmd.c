@@ -4,9 +4,15 @@
 
 #include <string.h>
 
+/* clang-format off: a row a line, so that commands added at once merge cleanly */
 const struct kf_command *const kf_commands[] = {
-    &kf_cmd_record, &kf_cmd_report, &kf_cmd_map, &kf_cmd_merge, NULL,
+    &kf_cmd_record,
+    &kf_cmd_report,
+    &kf_cmd_map,
+    &kf_cmd_merge,
+    NULL,
 };
+/* clang-format on */
 
 const struct kf_command *kf_command_find(const char *name)
 {
