@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-/* clang-format off: a row a line, so that commands added at once merge cleanly */
+/* A row a line, so that commands added at the same time merge cleanly. */
+/* clang-format off */
 const struct kf_command *const kf_commands[] = {
     &kf_cmd_record,
     &kf_cmd_report,
