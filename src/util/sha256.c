@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* SHA-256 as FIPS 180-4 gives it; checked against coreutils' sha256sum in tests/unit/test_util.c. */
+/* SHA-256 as FIPS 180-4 gives it; tests/integration/merge.sh checks it against coreutils' sha256sum. */
 #include "util/sha256.h"
 
 #include <stdio.h>

@@ -41,6 +41,8 @@ eq "identity: one source, with the input's header" "1 ['ls', '/'] ptrace True" \
 	"$(jget "$T/m1.json" "len(d['sources']), d['sources'][0]['workload']['argv'], d['sources'][0]['backend'], d['complete']")"
 eq "identity: the same processes" "$(jget "$A" "[(p['pid'], p['comm'], p['files']) for p in d['processes']]")" \
 	"$(jget "$T/m1.json" "[(p['pid'], p['comm'], p['files']) for p in d['processes']]")"
+eq "digest: the SHA-256 of the footprint's JSON, as sha256sum computes it" \
+	"$("$KF" report -F json "$A" | sha256sum | cut -d' ' -f1)" "$(jget "$T/m1.json" "d['sources'][0]['digest']")"
 "$KF" merge -o "$T/m11.json" "$T/m1.json"
 check "identity: merging a merged footprint alone gives it back byte for byte" cmp "$T/m1.json" "$T/m11.json"
 
