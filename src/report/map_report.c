@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -203,16 +202,27 @@ static void annotate(json_object *root, const struct fp_kernel_map *m, json_obje
 	}
 }
 
-int map_annotate_footprint_json(const char *path, const struct footprint *fp)
+char *map_annotate_footprint_json(const struct footprint *fp)
 {
 	static const enum kf_abi abis[] = {KF_ABI_X86_64, KF_ABI_I386};
-	json_object *root = json_object_from_file(path), *configs;
+	json_object *root, *configs;
 	struct kf_running run;
-	struct atomic_file af;
+	char *buf = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
 	int rc = 0;
 
-	if (!root)
-		return error("--map: '%s': cannot read it back: %s", path, json_util_get_last_err());
+	if (!mem || fp__write_json(fp, mem) < 0 || fclose(mem)) {
+		perror_msg("--map: writing the footprint");
+		free(buf);
+		return NULL;
+	}
+	root = json_tokener_parse(buf);
+	free(buf);
+	if (!root) {
+		error("--map: the footprint does not read back");
+		return NULL;
+	}
 	kf_running__load(&run, NULL, NULL);
 	configs = json_object_new_array();
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]) && !rc; a++) {
@@ -226,20 +236,11 @@ int map_annotate_footprint_json(const char *path, const struct footprint *fp)
 		mapdb_free(db);
 	}
 	json_object_object_add(root, "configs", configs);
-	if (!rc && !atomic_file_open(&af, path)) {
-		const char *text = json_object_to_json_string_ext(
-		    root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-		if (fprintf(af.f, "%s\n", text) < 0) {
-			rc = perror_msg("writing '%s'", path);
-			atomic_file_abort(&af);
-		} else {
-			rc = atomic_file_commit(&af);
-		}
-	} else if (!rc) {
-		rc = -1;
-	}
+	if (!rc)
+		text = xasprintf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+										  JSON_C_TO_STRING_SPACED |
+										  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	kf_running__release(&run);
-	return rc;
+	return text;
 }

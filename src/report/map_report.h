@@ -35,9 +35,9 @@ int map_footprint_report(const struct footprint *fp, const char *format, FILE *o
 /*
  * record --map -o FILE: adds the mapping to the saved footprint, as DESIGN.md has it: syscalls[].kernel (the
  * row of `map -F json` without the counts the footprint already has) and a top-level "configs" roll-up (options
- * of i386 rows name them "i386:NAME"). Rewrites path atomically. 0, or -1 after reporting the error.
+ * of i386 rows name them "i386:NAME"). The annotated JSON text (malloc'd), or NULL after reporting the error.
  */
-int map_annotate_footprint_json(const char *path, const struct footprint *fp);
+char *map_annotate_footprint_json(const struct footprint *fp);
 
 /* Shared by the renderers. */
 /* "Linux 6.1.192 (built-in database; configuration: ...)" */

@@ -115,12 +115,12 @@ static void test_atomic_file(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	/* an aborted write leaves nothing behind */
-	assert_int_equal(atomic_file_open(&af, path), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
 	fputs("partial", af.f);
 	atomic_file_abort(&af);
 	assert_int_equal(count_entries(dir), 0);
 	/* a committed one replaces the target whole */
-	assert_int_equal(atomic_file_open(&af, path), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
 	fputs("whole\n", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
 	assert_int_equal(count_entries(dir), 1);
@@ -129,11 +129,11 @@ static void test_atomic_file(void **state)
 	fclose(f);
 	assert_string_equal(buf, "whole\n");
 	/* a directory that does not exist is an error, not a crash */
-	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json"), -1);
+	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json", 0), -1);
 	/* a full disk: the write fails at commit and the old file stays */
 	if (access("/dev/full", W_OK) == 0) {
 		struct atomic_file full = {0};
-		assert_int_equal(atomic_file_open(&full, path), 0);
+		assert_int_equal(atomic_file_open(&full, path, 0), 0);
 		fclose(full.f);
 		full.f = fopen("/dev/full", "w");
 		for (int i = 0; i < 100000; i++)
@@ -158,7 +158,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	struct stat st;
 	FILE *f;
 
-	assert_int_equal(atomic_file_open(&af, "/dev/null"), 0);
+	assert_int_equal(atomic_file_open(&af, "/dev/null", 0), 0);
 	assert_null(af.tmp);
 	fputs("discarded", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
@@ -166,7 +166,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	assert_true(S_ISCHR(st.st_mode));
 
 	/* a directory is an error, not a rename */
-	assert_int_equal(atomic_file_open(&af, "/tmp"), -1);
+	assert_int_equal(atomic_file_open(&af, "/tmp", 0), -1);
 
 	/* a link keeps pointing at its target, which gets the new content and keeps its mode */
 	assert_non_null(mkdtemp(dir));
@@ -177,7 +177,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	fclose(f);
 	assert_int_equal(chmod(target, 0640), 0);
 	assert_int_equal(symlink("real.json", link), 0);
-	assert_int_equal(atomic_file_open(&af, link), 0);
+	assert_int_equal(atomic_file_open(&af, link, 0), 0);
 	fputs("new\n", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
 	assert_int_equal(lstat(link, &st), 0);
