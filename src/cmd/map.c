@@ -18,6 +18,7 @@
 #include "report/map_report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/input.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -170,9 +171,12 @@ static struct mapdb *open_db(const struct map_opts *o, enum kf_abi abi)
 
 	if (o->db) {
 		struct strbuf sb = STRBUF_INIT;
+		char *why;
 
-		if (strbuf_read_file(&sb, o->db) < 0) {
-			perror_msg("--db '%s'", o->db);
+		if (kf_input_read_all(o->db, KF_MAPDB_MAX, &sb, &why) < 0) {
+			error("--db '%s': %s", o->db, why);
+			free(why);
+			strbuf_release(&sb);
 			return NULL;
 		}
 		db = mapdb_parse(sb.buf, o->db, &err);
