@@ -117,17 +117,20 @@ static int peek(struct json_reader *jr)
 static void skip_space(struct json_reader *jr)
 {
 	while (fill(jr) > 0) {
-		char c = jr->buf[jr->pos];
+		const char *b = jr->buf;
+		size_t i = jr->pos;
 
-		if (c == '\n') {
-			jr->pos++;
-			jr->line++;
-			jr->line_start = offset(jr);
-		} else if (c == ' ' || c == '\t' || c == '\r') {
-			jr->pos++;
-		} else {
-			break;
+		for (; i < jr->len; i++) {
+			if (b[i] == '\n') {
+				jr->line++;
+				jr->line_start = jr->base + i + 1;
+			} else if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
+				break;
+			}
 		}
+		jr->pos = i;
+		if (i < jr->len)
+			break;
 	}
 }
 
@@ -275,7 +278,7 @@ static int string(struct json_reader *jr)
 			stop(jr, false, "a string longer than 1 MiB");
 			return -1;
 		}
-		if (end == jr->len)
+		if (end == jr->len || end - start == JR_MAX_STRING)
 			continue;
 		c = (unsigned char)jr->buf[jr->pos];
 		if (c == '"') {
