@@ -175,8 +175,8 @@ static char *walk(const struct atomic_file *af, struct walk *w, struct stat *st)
 				goto out;
 			}
 			link[n] = '\0';
-			/* the link's text takes its place: what followed it is walked after it */
-			char *next = xasprintf("%s%s%s", link, *p ? "/" : "", p);
+			/* the link's text takes its place: what followed it (a trailing slash too) is walked after it */
+			char *next = xasprintf("%s%s%s", link, last ? "" : "/", p);
 
 			free(link);
 			free(rest);
