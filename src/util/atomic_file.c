@@ -175,7 +175,7 @@ static char *walk(const struct atomic_file *af, struct walk *w, struct stat *st)
 				goto out;
 			}
 			link[n] = '\0';
-			/* the link's text takes its place: what followed it (a trailing slash too) is walked after it */
+			/* the link's text takes its place, what followed it (a trailing slash too) after it */
 			char *next = xasprintf("%s%s%s", link, last ? "" : "/", p);
 
 			free(link);
