@@ -65,7 +65,7 @@ static const struct kf_option options[] = {
 	       "write to OUT instead of standard output, atomically ('-': stdout)"),
     OPT_CALLBACK(0, "calls-ratio", "R", opt_calls_ratio,
 		 "list a count change when the larger count is at least R times the smaller (default 1.5)"),
-    OPT_CALLBACK(0, "min-calls", "N", opt_min_calls, "... and the counts differ by at least N (default 10)"),
+    OPT_CALLBACK(0, "min-calls", "N", opt_min_calls, "a listed count change also differs by at least N (default 10)"),
     OPT_CALLBACK(0, "fail-ratio", "R", opt_fail_ratio,
 		 "an increase of a syscall's calls or errors by R times (and by --min-calls) is a need too: exit 1"),
     OPT_BOOL('a', "all", struct diff_cmd_opts, d.all, "list every count change, whatever the thresholds"),

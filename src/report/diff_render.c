@@ -87,7 +87,9 @@ static int render_text(const struct diff *d, FILE *out)
 				strbuf_addchars(&sb, ' ', 40 - (sb.len - start));
 			strbuf_addf(&sb, " %10llu -> %10llu  ", (unsigned long long)it->old,
 				    (unsigned long long)it->new);
+			start = sb.len;
 			add_ratio(&sb, it);
+			strbuf_addchars(&sb, ' ', sb.len - start < 10 ? 10 - (sb.len - start) : 1);
 			if (it->need)
 				strbuf_addstr(&sb, "need");
 			while (sb.len && sb.buf[sb.len - 1] == ' ')
