@@ -39,6 +39,14 @@ static void add_verdict(struct strbuf *sb, const struct diff *d)
 		strbuf_addstr(sb, "NEW needs nothing OLD did not");
 }
 
+static int flush(struct strbuf *sb, FILE *out)
+{
+	int rc = rpt_flush(sb, out);
+
+	strbuf_release(sb);
+	return rc;
+}
+
 /* --- text --------------------------------------------------------------------------------------------- */
 
 static void text_side(struct strbuf *sb, const char *which, const struct diff_side *s)
@@ -97,7 +105,7 @@ static int render_text(const struct diff *d, FILE *out)
 			strbuf_addch(&sb, '\n');
 		}
 	}
-	return rpt_flush(&sb, out);
+	return flush(&sb, out);
 }
 
 /* --- json --------------------------------------------------------------------------------------------- */
@@ -232,7 +240,7 @@ static int render_markdown(const struct diff *d, FILE *out)
 			strbuf_addf(&sb, " | %s |\n", it->need ? "**yes**" : "");
 		}
 	}
-	return rpt_flush(&sb, out);
+	return flush(&sb, out);
 }
 
 /* --- the registry ------------------------------------------------------------------------------------- */
