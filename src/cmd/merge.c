@@ -75,6 +75,7 @@ static int cmd_merge(int argc, char **argv)
 	struct merge_opts o = {0};
 	struct atomic_file af;
 	struct footprint *m;
+	unsigned flags = 0;
 	int i = kf_command_parse(&kf_cmd_merge, 0, argc, argv, &o), rc = 0;
 
 	if (i == KF_PARSE_HELP) {
@@ -87,23 +88,23 @@ static int cmd_merge(int argc, char **argv)
 		return error("no footprint to merge: see 'kfootprint merge --help'"), 1;
 	if (check_inputs(&o, argc - i, argv + i) < 0)
 		return 1;
-	/* The output is opened first: a path that cannot be written costs no work. */
-	if (atomic_file_open(&af, o.output ? o.output : "-") < 0)
+	/*
+	 * The output is opened first: a path that cannot be written costs no work. It shows the command lines of
+	 * every input, so it is no more readable than the least readable of them.
+	 */
+	for (int k = i; k < argc; k++)
+		flags |= atomic_file_flags_like(argv[k]);
+	if (atomic_file_open(&af, o.output ? o.output : "-", flags) < 0)
 		return 1;
 	m = fp_merge_new();
 	for (; i < argc && !rc; i++)
 		rc = add_input(m, argv[i]);
-	if (!rc) {
-		fp_merge_finish(m, o.label);
-		if (write_json(af.f, m) < 0) {
-			perror_msg("writing '%s'", af.path);
-			rc = -1;
-		}
-	}
-	if (rc)
+	if (rc) {
 		atomic_file_abort(&af);
-	else
-		rc = atomic_file_commit(&af);
+	} else {
+		fp_merge_finish(m, o.label);
+		rc = atomic_file_finish(&af, write_json, m);
+	}
 	fp__free(m);
 	return rc < 0 ? 1 : 0;
 }

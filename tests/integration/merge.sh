@@ -165,6 +165,13 @@ ln "$T/out-in.json" "$T/hardlink.json"
 "$KF" merge -o "$T/out-in.json" "$T/hardlink.json" 2>"$T/err"
 eq "the output is an input under another name: refused" "1" "$?"
 
+# --- the output rule: no more readable than the least readable input --------------------------------------
+cp "$A" "$T/private.json" && chmod 600 "$T/private.json"
+(umask 022 && "$KF" merge -o "$T/priv-out.json" "$P" "$T/private.json")
+eq "output: 0600 when an input is readable by its owner only" "600" "$(stat -c %a "$T/priv-out.json")"
+(umask 022 && "$KF" merge -o "$T/pub-out.json" "$P" "$A")
+eq "output: 0644 otherwise" "644" "$(stat -c %a "$T/pub-out.json")"
+
 # --- an older reader (the model before sources) sees a valid footprint: additive fields only ---------------
 eq "older readers: python sees the usual top-level members" "True True True" \
 	"$(jget "$T/all.json" "set(['schema','tool','host','workload','backend','started_at','elapsed_s','exit','complete','lost_events','syscalls','processes']) <= set(d), all(set(['name','abi','nr','calls','errors','errnos','time_s']) <= set(s) for s in d['syscalls']), d['schema'] == 'kfootprint/1'")"
