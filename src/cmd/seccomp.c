@@ -146,10 +146,15 @@ static int build(const struct footprint *fp, const char *what, bool runtime, str
 	for (size_t i = 0; i < fp->syscalls.count; i++) {
 		const struct fp_sysstat *s = all[i];
 
-		/* runtime-spec names calls, and the runtime resolves names per architecture: a number is not a name */
+		/*
+		 * runtime-spec names calls, and the runtime resolves names per architecture: a number with no name
+		 * cannot be allowed. A probe of one fails with ENOSYS anyway when that is the default.
+		 */
 		if (!kf_syscall_by_nr(s->abi, s->nr)) {
-			warning("'%s': %s syscall %d has no name: left out of the profile", what, kf_abi_name(s->abi),
-				s->nr);
+			if (!is_enosys_probe(s) || p->default_errno != ENOSYS)
+				warning("'%s': %s syscall %d has no name a profile can hold: it fails with the default "
+					"errno",
+					what, kf_abi_name(s->abi), s->nr);
 			continue;
 		}
 		if (!is_enosys_probe(s))
