@@ -42,18 +42,37 @@ static const struct kf_option options[] = {
 #undef S
 
 /*
- * What runc's init (runc 1.1, noNewPrivileges true as `runc spec` writes it) calls on its own thread after the
- * filter is loaded and before the workload's first instruction: it closes its sync pipe, reopens the exec FIFO
- * through /proc/self/fd and writes to it, lists /proc/self/fd to mark descriptors close-on-exec, then execs the
- * workload; the Go runtime on that thread may wait on futexes, sleep, yield, poll, take a preemption signal
- * (tgkill to itself, rt_sigreturn) and map memory. Found with `strace -f runc run` from the seccomp() call to the
- * execve(); tests/integration/seccomp_runc.sh fails when one is missing. A name not in an ABI's table is left out
- * for it.
+ * What runc's init (runc 1.1, noNewPrivileges true as `runc spec` writes it) calls on its own thread after it
+ * loaded the filter and before the workload's first instruction: it closes its sync pipe, reopens the exec FIFO
+ * through /proc/self/fd and writes to it, checks with fstatfs that /proc/self/fd is procfs and lists it to close
+ * what the workload must not inherit, then execs the workload; the Go runtime on that thread may wait on
+ * futexes, sleep, yield, poll, take a preemption signal (tgkill to itself, rt_sigreturn) and map memory. Read
+ * from `strace -f runc run`, from its prctl(PR_SET_SECCOMP) to the execve; tests/integration/seccomp_runc.sh
+ * shows runc's init failing without them. A name not in an ABI's table is left out for it.
  */
 static const char *const runtime_calls[] = {
-    "close",	  "execve",	  "openat",	    "write",	 "getpid",	"gettid",  "fcntl",	"fstat",
-    "newfstatat", "fstatfs",	  "getdents64",	    "epoll_ctl", "epoll_pwait", "futex",   "nanosleep", "sched_yield",
-    "tgkill",	  "rt_sigreturn", "rt_sigprocmask", "mmap",	 "munmap",	"madvise",
+    /* runc's init */
+    "close",
+    "openat",
+    "write",
+    "getpid",
+    "fcntl",
+    "fstatfs",
+    "getdents64",
+    "epoll_ctl",
+    "execve",
+    /* the Go runtime on its thread */
+    "futex",
+    "nanosleep",
+    "sched_yield",
+    "epoll_pwait",
+    "gettid",
+    "tgkill",
+    "rt_sigreturn",
+    "rt_sigprocmask",
+    "mmap",
+    "munmap",
+    "madvise",
 };
 
 /* Syscall names, each once (a profile holds a few hundred at most). */
