@@ -113,3 +113,23 @@ one_line "--default-errno EINVAL" "$KF" seccomp --default-errno EINVAL "$T/ls.js
 one_line "-o into a missing directory" "$KF" seccomp -o "$T/no/such/dir/p.json" "$T/ls.json"
 one_line "-o: a bad footprint leaves no file" "$KF" seccomp -o "$T/left.json" "$T/empty.json"
 eq "... nothing left behind" "" "$(ls "$T" | grep '^left')"
+
+# under ASan/UBSan (make check builds it): every profile above and every bad input, the same bytes and messages
+if [ -n "$KF_ASAN_BIN" ]; then
+	for args in "$T/ls.json" "--no-runtime $T/ls.json" "--default-errno EPERM $T/enosys.json" "$T/mix.json"; do
+		# shellcheck disable=SC2086
+		"$KF" seccomp $args >"$T/plain.out" 2>"$T/plain.err"; rc1=$?
+		# shellcheck disable=SC2086
+		"$KF_ASAN_BIN" seccomp $args >"$T/asan.out" 2>"$T/asan.err"; rc2=$?
+		if [ "$rc1" = "$rc2" ] && cmp -s "$T/plain.out" "$T/asan.out" && cmp -s "$T/plain.err" "$T/asan.err"; then
+			ok "asan: seccomp ${args#"$T"/}"
+		else
+			not_ok "asan: seccomp $args: status $rc2, $(head -c 400 "$T/asan.err")"
+		fi
+	done
+	for f in empty mips arm zero array nonexistent; do
+		one_line "asan: bad input $f" "$KF_ASAN_BIN" seccomp "$T/$f.json"
+	done
+else
+	skip "asan: seccomp" "no ASan build given (KF_ASAN, as make check sets it)"
+fi
