@@ -281,8 +281,11 @@ static int cmd_seccomp(int argc, char **argv)
 		return rc > 0 ? 0 : 1;
 	}
 	p.default_errno = fp_errno_parse(o.default_errno);
-	/* the output is opened before any work, so that a bad path costs none */
-	if (o.output && atomic_file_open(&af, o.output) < 0)
+	/*
+	 * Opened before any work, so that a bad path costs none. The profile holds only syscall names, but it is
+	 * derived from the footprint: no more readable than it.
+	 */
+	if (o.output && atomic_file_open(&af, o.output, atomic_file_flags_like(o.input)) < 0)
 		return 1;
 	rc = 1;
 	fp = fp__load(o.input);
@@ -291,18 +294,12 @@ static int cmd_seccomp(int argc, char **argv)
 	if (!fp->complete)
 		warning("'%s': the footprint is incomplete (%s): the profile may lack calls", o.input,
 			fp->incomplete_why ? fp->incomplete_why : "unknown why");
-	if (o.output) {
-		if (write_profile(af.f, &p) < 0) {
-			perror_msg("writing '%s'", o.output);
-			goto out;
-		}
-		rc = atomic_file_commit(&af) < 0;
-	} else {
-		rc = atomic_file_write(NULL, stdout, write_profile, &p) < 0;
-	}
+	if (o.output)
+		rc = atomic_file_finish(&af, write_profile, &p) < 0;
+	else
+		rc = atomic_file_write(NULL, 0, stdout, write_profile, &p) < 0;
 out:
-	if (rc && o.output)
-		atomic_file_abort(&af);
+	atomic_file_abort(&af);
 	free(p.allow.names);
 	free(p.enosys.names);
 	fp__free(fp);

@@ -133,3 +133,14 @@ if [ -n "$KF_ASAN_BIN" ]; then
 else
 	skip "asan: seccomp" "no ASan build given (KF_ASAN, as make check sets it)"
 fi
+
+# the output rule (README "Output files"): -o is checked before the input is read, and a profile of a footprint
+# others cannot read is not readable by them either
+"$KF" seccomp -o "$T/no/dir/p.json" "$T/nonexistent.json" 2>"$T/err"
+check "-o checked before the input" grep -q "'$T/no/dir/p.json'" "$T/err"
+cp "$T/ls.json" "$T/private.json" && chmod 600 "$T/private.json"
+(umask 022 && "$KF" seccomp -o "$T/private.prof" "$T/private.json")
+eq "profile of a 0600 footprint: 0600" "600" "$(stat -c %a "$T/private.prof")"
+chmod 644 "$T/ls.json"
+(umask 022 && "$KF" seccomp -o "$T/public.prof" "$T/ls.json")
+eq "profile of a readable footprint: 644" "644" "$(stat -c %a "$T/public.prof")"
