@@ -195,14 +195,19 @@ struct report_job {
 	const struct footprint *fp;
 };
 
-/* The report, then the kernel map when --map asked for it, in one stream. */
+/*
+ * The report, then the kernel map when --map asked for it, in one stream; an HTML page shows the map itself
+ * (text after </html> would not be part of the page).
+ */
 static int render_report(FILE *out, const void *ctx)
 {
 	const struct report_job *job = ctx;
 
 	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
 		return -1;
-	return job->o->map ? map_render_attached(job->fp, job->o->map, out) : 0;
+	if (!job->o->map || !strcmp(job->o->format, "html"))
+		return 0;
+	return map_render_attached(job->fp, job->o->map, out);
 }
 
 static int write_report(const struct record_opts *o, const struct footprint *fp)

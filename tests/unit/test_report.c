@@ -39,7 +39,7 @@ static void test_table(void **state)
 {
 	assert_non_null(renderer_find("text"));
 	assert_non_null(renderer_find("csv"));
-	assert_null(renderer_find("html"));
+	assert_null(renderer_find("pdf"));
 	assert_null(renderer_find(""));
 	assert_string_equal(renderer_names(), "text, strace, rst, tree, json, csv");
 	for (const char *n = "text\0strace\0rst\0tree\0json\0csv\0"; *n; n += strlen(n) + 1)
