@@ -29,6 +29,7 @@ struct record_opts {
 	const char *backend; /* -b: auto, ptrace, bpf */
 	const char *label;
 	const char *map; /* --map[=FORMAT]: the kernel map after the report */
+	bool quiet;	 /* -q: no live status line */
 };
 
 static int opt_pid(const char *value, void *opts)
@@ -82,6 +83,8 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
+    OPT_BOOL('q', "quiet", R, quiet,
+	     "no live status line (elapsed, calls/s, processes alive, lost events), drawn on a terminal otherwise"),
     OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
     OPT_HELP(),
     OPT_END(),
@@ -335,9 +338,12 @@ static int cmd_record(int argc, char **argv)
 			goto out;
 	}
 	o.trace.stop = &stop_signal;
+	/* A status line only where a person watches: never into a file or a pipe that a report may share. */
+	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
 	install_stop_handlers();
 	fp__start(fp);
 	rc = be->run(&o.trace, fp);
+	trace_progress_clear();
 	/* Whatever is left of the workload is stopped, or left running with --keep-running (and said so). */
 	contain_end(o.trace.contain);
 	if (rc < 0)
