@@ -279,7 +279,7 @@ static void timeline(struct strbuf *sb, const struct footprint *fp, const size_t
 		    "<h2>Processes</h2>\n<svg id=\"timeline\" role=\"img\" width=\"%d\" height=\"%zu\" "
 		    "viewBox=\"0 0 %d %zu\"><text x=\"%d\" y=\"11\">0 s</text><text x=\"%d\" y=\"11\" "
 		    "text-anchor=\"end\">%.3f s</text>\n",
-		    TL_LABEL_W + TL_BAR_W + 10, h, TL_LABEL_W + TL_BAR_W + 10, h, TL_LABEL_W, TL_LABEL_W + TL_BAR_W,
+		    TL_LABEL_W + TL_BAR_W + 90, h, TL_LABEL_W + TL_BAR_W + 90, h, TL_LABEL_W, TL_LABEL_W + TL_BAR_W,
 		    total);
 	for (size_t k = 0; k < n; k++) {
 		const struct fp_proc *p = fp->procs[order[k]];
