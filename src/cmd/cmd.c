@@ -5,10 +5,7 @@
 #include <string.h>
 
 const struct kf_command *const kf_commands[] = {
-    &kf_cmd_record,
-    &kf_cmd_report,
-    &kf_cmd_map,
-    NULL,
+    &kf_cmd_record, &kf_cmd_report, &kf_cmd_map, &kf_cmd_diff, NULL,
 };
 
 const struct kf_command *kf_command_find(const char *name)

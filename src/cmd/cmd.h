@@ -30,6 +30,7 @@ struct kf_command {
 extern const struct kf_command kf_cmd_record;
 extern const struct kf_command kf_cmd_report;
 extern const struct kf_command kf_cmd_map;
+extern const struct kf_command kf_cmd_diff;
 
 /* Every command, in the order `kfootprint --help` lists them; NULL-terminated. */
 extern const struct kf_command *const kf_commands[];

@@ -18,6 +18,7 @@
 #include "report/map_report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/input.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -152,9 +153,12 @@ static struct mapdb *open_db(const struct map_opts *o, enum kf_abi abi)
 
 	if (o->db) {
 		struct strbuf sb = STRBUF_INIT;
+		char *why;
 
-		if (strbuf_read_file(&sb, o->db) < 0) {
-			perror_msg("--db '%s'", o->db);
+		if (kf_input_read_all(o->db, KF_MAPDB_MAX, &sb, &why) < 0) {
+			error("--db '%s': %s", o->db, why);
+			free(why);
+			strbuf_release(&sb);
 			return NULL;
 		}
 		db = mapdb_parse(sb.buf, o->db, &err);
@@ -299,11 +303,13 @@ static int render_map(FILE *out, const void *ctx)
 	return job->r->render(job->m, out);
 }
 
-static int write_out(const struct map_opts *o, const struct fp_kernel_map *m)
+static int write_out(const struct map_opts *o, struct atomic_file *af, const struct fp_kernel_map *m)
 {
 	struct map_job job = {map_renderer_find(o->format), m};
 
-	return atomic_file_write(o->output, stdout, render_map, &job);
+	if (!o->output)
+		return atomic_file_write(NULL, 0, stdout, render_map, &job);
+	return atomic_file_finish(af, render_map, &job);
 }
 
 static int write_db(FILE *out, const void *db)
@@ -311,14 +317,24 @@ static int write_db(FILE *out, const void *db)
 	return mapdb_save(db, out);
 }
 
-static int save_db(const char *path, const struct mapdb *db)
+/* -o and --save-db, opened before a footprint is read or a tree indexed: a bad path costs no work. */
+static int open_outputs(const struct map_opts *o, struct atomic_file *out, struct atomic_file *db)
 {
-	return atomic_file_write(path, stdout, write_db, db);
+	unsigned flags = atomic_file_flags_like(o->file);
+
+	if (o->output && atomic_file_open(out, o->output, flags) < 0)
+		return -1;
+	if (o->save_db && atomic_file_open(db, o->save_db, 0) < 0) {
+		atomic_file_abort(out);
+		return -1;
+	}
+	return 0;
 }
 
 static int cmd_map(int argc, char **argv)
 {
 	struct map_opts o = {.format = "text"};
+	struct atomic_file out = {0}, dbout = {0};
 	struct kf_running run;
 	struct footprint *fp = NULL;
 	struct mapdb *db = NULL;
@@ -336,20 +352,20 @@ static int cmd_map(int argc, char **argv)
 		kf_command_help(&kf_cmd_map, stdout);
 		return 0;
 	}
-	if (rc < 0)
+	if (rc < 0 || open_outputs(&o, &out, &dbout) < 0)
 		return 1;
 	/* Load the footprint first: a typo in its name should not wait for a tree to be indexed. */
 	if (o.file) {
 		fp = fp__load(o.file);
 		if (!fp)
-			return 1;
+			goto out;
 		abi = footprint_abi(fp, &o, abi);
 	}
 	db = open_db(&o, abi);
 	if (!db)
 		goto out;
 	if (o.save_db) {
-		if (save_db(o.save_db, db))
+		if (atomic_file_finish(&dbout, write_db, db))
 			goto out;
 		if (!o.file && !o.syscalls && !o.all) {
 			ret = 0;
@@ -377,8 +393,10 @@ static int cmd_map(int argc, char **argv)
 	}
 	if (m->mismatch)
 		debug("map: %s", m->mismatch);
-	ret = write_out(&o, m) ? 1 : 0;
+	ret = write_out(&o, &out, m) ? 1 : 0;
 out:
+	atomic_file_abort(&out);
+	atomic_file_abort(&dbout);
 	kmap_free(own);
 	free(in);
 	free(subject);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -213,11 +214,75 @@ static int render_report(FILE *out, const void *ctx)
 	return map_render_attached(job->fp, job->o->map, out);
 }
 
-static int write_report(const struct record_opts *o, const struct footprint *fp)
+/* -o, --report and --log, opened before the workload starts so that a bad path costs no run. */
+struct record_outputs {
+	struct atomic_file json, report, log;
+};
+
+/*
+ * The footprint, the report and the log show the workload's command lines and the files it opened: when the
+ * workload is another user's (-u, or -p of another user's process) they are that user's, not for all to read.
+ */
+static int output_flags(const struct record_opts *o, unsigned *flags)
+{
+	uid_t uid;
+	gid_t gid;
+	struct stat st;
+
+	*flags = 0;
+	if (o->trace.user) {
+		if (trace_lookup_user(o->trace.user, &uid, &gid, NULL) < 0)
+			return -1;
+		if (uid != geteuid())
+			*flags = AF_PRIVATE;
+	}
+	for (size_t i = 0; i < o->trace.npids; i++) {
+		char proc[32];
+
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)o->trace.pids[i]);
+		if (stat(proc, &st) == 0 && st.st_uid != geteuid())
+			*flags = AF_PRIVATE;
+	}
+	return 0;
+}
+
+static void abort_outputs(struct record_outputs *out)
+{
+	atomic_file_abort(&out->json);
+	atomic_file_abort(&out->report);
+	atomic_file_abort(&out->log);
+}
+
+static int open_outputs(const struct record_opts *o, struct record_outputs *out)
+{
+	unsigned flags;
+
+	memset(out, 0, sizeof(*out));
+	if (!o->output && !o->report && !o->log)
+		return 0;
+	if (output_flags(o, &flags) < 0)
+		return -1;
+	if ((o->output && atomic_file_open(&out->json, o->output, flags) < 0) ||
+	    (o->report && atomic_file_open(&out->report, o->report, flags) < 0) ||
+	    (o->log && atomic_file_open(&out->log, o->log, flags) < 0)) {
+		abort_outputs(out);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_json(FILE *out, const void *fp)
+{
+	return fp__write_json(fp, out);
+}
+
+static int write_report(const struct record_opts *o, struct atomic_file *af, const struct footprint *fp)
 {
 	struct report_job job = {o, fp};
 
-	return atomic_file_write(o->report, stderr, render_report, &job);
+	if (!o->report)
+		return atomic_file_write(NULL, 0, stderr, render_report, &job);
+	return atomic_file_finish(af, render_report, &job);
 }
 
 /* What record --map calls the footprint in a map's header: "this run (ls /)". */
@@ -301,7 +366,7 @@ static int cmd_record(int argc, char **argv)
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
 	struct footprint *fp = NULL;
-	FILE *log = NULL;
+	struct record_outputs outs = {0};
 	int rc, ret = 1;
 
 	rc = parse_record_opts(argc, argv, &o);
@@ -321,14 +386,9 @@ static int cmd_record(int argc, char **argv)
 	be = pick_backend(&o);
 	if (!be)
 		goto out;
-	if (o.log) {
-		log = fopen(o.log, "we");
-		if (!log) {
-			perror_msg("'%s'", o.log);
-			goto out;
-		}
-		o.trace.log = log;
-	}
+	if (open_outputs(&o, &outs) < 0)
+		goto out;
+	o.trace.log = outs.log.f;
 	fp = fp__new();
 	fill_workload(&o, fp, be->name);
 	/* Before the command starts: its cgroup, and the guardian that outlives kfootprint's own death. */
@@ -353,20 +413,17 @@ static int cmd_record(int argc, char **argv)
 		fp__set_incomplete(fp, "interrupted");
 
 	ret = exit_status_of(fp);
-	if (log && (fflush(log) || ferror(log))) {
-		perror_msg("writing '%s'", o.log);
+	if (o.log && atomic_file_commit(&outs.log) < 0)
 		ret = ret ? ret : 1;
-	}
 	if (annotate(&o, fp) < 0)
 		ret = ret ? ret : 1;
-	if (o.output && fp__save(fp, o.output) < 0)
+	if (o.output && atomic_file_finish(&outs.json, write_json, fp) < 0)
 		ret = ret ? ret : 1;
-	if (write_report(&o, fp) < 0)
+	if (write_report(&o, &outs.report, fp) < 0)
 		ret = ret ? ret : 1;
 out:
 	contain_free(o.trace.contain);
-	if (log)
-		fclose(log);
+	abort_outputs(&outs);
 	fp__free(fp);
 	free(o.trace.pids);
 	return ret;

@@ -53,16 +53,19 @@ static int render_job(FILE *out, const void *ctx)
 	return job->r->render(job->fp, out);
 }
 
-static int render_to(const struct renderer *r, const struct footprint *fp, const char *path)
+static int render_to(const struct renderer *r, const struct footprint *fp, struct atomic_file *af)
 {
 	struct render_job job = {r, fp};
 
-	return atomic_file_write(path, stdout, render_job, &job);
+	if (!af->path)
+		return atomic_file_write(NULL, 0, stdout, render_job, &job);
+	return atomic_file_finish(af, render_job, &job);
 }
 
 static int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {.format = "text"};
+	struct atomic_file out = {0};
 	struct footprint *fp;
 	int rc = parse_opts(argc, argv, &o);
 
@@ -71,11 +74,16 @@ static int cmd_report(int argc, char **argv)
 			kf_command_help(&kf_cmd_report, stdout);
 		return rc > 0 ? 0 : 1;
 	}
-	fp = fp__load(o.input);
-	if (!fp)
+	/* -o is checked before a large footprint is read; what is rendered from it is no more readable than it */
+	if (o.output && atomic_file_open(&out, o.output, atomic_file_flags_like(o.input)) < 0)
 		return 1;
+	fp = fp__load(o.input);
+	if (!fp) {
+		atomic_file_abort(&out);
+		return 1;
+	}
 	annotate_classes(fp);
-	rc = render_to(renderer_find(o.format), fp, o.output) < 0 ? 1 : 0;
+	rc = render_to(renderer_find(o.format), fp, &out) < 0 ? 1 : 0;
 	fp__free(fp);
 	return rc;
 }

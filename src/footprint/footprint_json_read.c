@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reads schema kfootprint/1 back into a struct footprint. The input is untrusted (a file a user hands to
- * `kfootprint report`): every field used is type-checked, unknown fields are ignored, and the first problem is
- * reported as "kfootprint: 'FILE': where: what" before NULL is returned, with everything freed.
+ * `kfootprint report`): every field used is type- and range-checked, unknown fields are skipped unread, and
+ * one problem is reported as "kfootprint: 'FILE': where: what" before NULL is returned, with everything freed.
+ *
+ * The document is streamed (util/json_reader.h): memory is the footprint being built plus one token, not a
+ * tree of the whole file (json-c took ten times the file). So that the message is the one a whole-document
+ * parser would give, a problem found on the way is kept while the rest is still read: a syntax error anywhere
+ * comes first, then a missing or foreign schema, then the first problem with the content.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,32 +21,53 @@
 #include "footprint/footprint.h"
 #include "footprint/footprint_json.h"
 #include "util/error.h"
+#include "util/input.h"
+#include "util/json_reader.h"
 #include "util/json_writer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* Our documents nest 5 deep: anything much deeper is not a footprint, and json-c recurses per level. */
+/* Our documents nest 5 deep: anything much deeper is not a footprint. */
 #define LOAD_MAX_DEPTH 16
+/* Counts are written as int64 by every JSON tool; past it, a count is not one kfootprint wrote. */
+#define COUNT_MAX ((uint64_t)INT64_MAX)
 
 /* Field flags. */
 enum { OPT = 0, REQ = 1 << 0, NUL_OK = 1 << 1 };
 
+/* A per-process syscall key that names a syscall only the workload-wide list (not read yet) knows. */
+struct pending {
+	size_t proc; /* index in fp->procs */
+	char *key;
+	uint64_t calls, errors, time_ns;
+};
+
 struct loader {
 	const char *what;
 	struct footprint *fp;
+	struct json_reader jr;
+	char *msg;	    /* the first problem with the content */
+	char *schema_msg;   /* the schema's problem */
+	bool schema_seen;   /* a good one */
+	bool syscalls_read; /* the workload-wide syscalls[] */
+	struct pending *pending;
+	size_t npending, pending_cap;
 };
 
 /*
- * Reports "kfootprint: 'FILE': where: what" on one line. Names and values quoted from the file may hold any
- * byte: control bytes become '?' so that the message stays one line and cannot drive a terminal.
+ * Keeps "where: what" as the load's problem (the first one only) and returns -1. Names and values quoted from
+ * the file may hold any byte: control bytes become '?' so that the message stays one line and cannot drive a
+ * terminal.
  */
-__attribute__((format(printf, 4, 5))) static int fail(const struct loader *ld, const char *ctx, const char *key,
+__attribute__((format(printf, 4, 5))) static int fail(struct loader *ld, const char *ctx, const char *key,
 						      const char *fmt, ...)
 {
 	char msg[1024];
 	int n;
 	va_list ap;
 
+	if (ld->msg)
+		return -1;
 	n = snprintf(msg, sizeof(msg), "%s%s%s%s", ctx, *ctx && key ? "." : "", key ? key : "",
 		     *ctx || key ? ": " : "");
 	if (n < 0 || (size_t)n >= sizeof(msg))
@@ -53,212 +78,159 @@ __attribute__((format(printf, 4, 5))) static int fail(const struct loader *ld, c
 	for (char *p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	return error("'%s': %s", ld->what, msg);
+	ld->msg = xstrdup(msg);
+	return -1;
+}
+
+/* The name json-c gave each type, which the messages have always used. */
+static const char *type_name(const struct loader *ld, enum jr_event ev)
+{
+	switch (ev) {
+	case JR_OBJECT: return "object";
+	case JR_ARRAY: return "array";
+	case JR_STRING: return "string";
+	case JR_NUMBER: return ld->jr.is_int ? "int" : "double";
+	case JR_TRUE:
+	case JR_FALSE: return "boolean";
+	case JR_NULL: return "null";
+	default: return "nothing";
+	}
+}
+
+/* json-c's names of the types a field may want. */
+static const char *want_name(enum jr_event t, bool is_int)
+{
+	return t == JR_OBJECT	? "object"
+	       : t == JR_ARRAY	? "array"
+	       : t == JR_STRING ? "string"
+	       : t == JR_TRUE	? "boolean"
+	       : is_int		? "int"
+				: "double";
 }
 
 /*
- * The member `key` of obj: *out is NULL when it is absent or null (if allowed). Returns -1 after reporting
- * when it is required but missing, or of another type than t.
+ * Reads the value of member `key` and checks its type (t; JR_TRUE stands for a boolean, JR_NUMBER with
+ * is_int for an integer): 1 when it is one (a container is then open), 0 when it is null and NUL_OK allows
+ * that, -1 otherwise (after fail(), or on a syntax error).
  */
-static int member(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, enum json_type t,
-		  unsigned flags, struct json_object **out)
+static int value_of(struct loader *ld, const char *ctx, const char *key, enum jr_event t, bool is_int, unsigned flags,
+		    enum jr_event *got)
 {
-	struct json_object *v = NULL;
+	enum jr_event ev = jr_next(&ld->jr);
 
-	*out = NULL;
-	if (!json_object_object_get_ex(obj, key, &v) || (!v && (flags & NUL_OK))) {
-		if (flags & REQ)
-			return fail(ld, ctx, key, v ? "must not be null" : "missing");
-		return 0;
-	}
-	if (!v)
+	*got = ev;
+	if (ev == JR_ERROR)
+		return -1;
+	if (ev == JR_NULL) {
+		if (flags & NUL_OK)
+			return 0;
 		return fail(ld, ctx, key, "must not be null");
-	/* Integers are numbers too where a double is wanted. */
-	if (json_object_get_type(v) != t && !(t == json_type_double && json_object_is_type(v, json_type_int)))
-		return fail(ld, ctx, key, "expected %s, got %s", json_type_to_name(t),
-			    json_type_to_name(json_object_get_type(v)));
+	}
+	if (ev == t || (t == JR_TRUE && ev == JR_FALSE)) {
+		if (t == JR_NUMBER && is_int && !ld->jr.is_int)
+			return fail(ld, ctx, key, "expected int, got double");
+		return 1;
+	}
+	return fail(ld, ctx, key, "expected %s, got %s", want_name(t, is_int), type_name(ld, ev));
+}
+
+/* The integer just read, within [min, max]. */
+static int to_i64(struct loader *ld, const char *ctx, const char *key, int64_t min, int64_t max, int64_t *out)
+{
+	const char *t = ld->jr.text.buf;
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(t, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return fail(ld, ctx, key, "%.64s is out of range", t);
 	*out = v;
 	return 0;
 }
 
-static int to_u64(const struct loader *ld, struct json_object *v, const char *ctx, const char *key, uint64_t max,
-		  uint64_t *out)
+/* A count: an integer in [0, max], max at most INT64_MAX. */
+static int to_count(struct loader *ld, const char *ctx, const char *key, uint64_t max, uint64_t *out)
 {
-	if (!json_object_is_type(v, json_type_int))
-		return fail(ld, ctx, key, "expected an unsigned integer, got %s",
-			    json_type_to_name(json_object_get_type(v)));
-	if (json_object_get_int64(v) < 0)
+	int64_t v;
+
+	if (ld->jr.text.buf[0] == '-')
 		return fail(ld, ctx, key, "expected an unsigned integer, got a negative one");
-	*out = json_object_get_uint64(v);
-	if (*out > max)
-		return fail(ld, ctx, key, "%llu is out of range", (unsigned long long)*out);
+	if (to_i64(ld, ctx, key, 0, (int64_t)(max > COUNT_MAX ? COUNT_MAX : max), &v) < 0)
+		return -1;
+	*out = (uint64_t)v;
 	return 0;
 }
 
-static int get_u64(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, unsigned flags,
-		   uint64_t max, uint64_t *out)
+static int get_count(struct loader *ld, const char *ctx, const char *key, uint64_t max, uint64_t *out)
 {
-	struct json_object *v;
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, key, JR_NUMBER, true, OPT, &ev);
 
-	if (member(ld, obj, ctx, key, json_type_int, flags, &v) < 0)
-		return -1;
-	return v ? to_u64(ld, v, ctx, key, max, out) : 0;
+	return rc <= 0 ? rc : to_count(ld, ctx, key, max, out);
 }
 
-static int get_int(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, unsigned flags,
-		   int64_t min, int64_t max, int *out)
+/* An optional count that may be null (left as it is then). */
+static int get_count_or_null(struct loader *ld, const char *ctx, const char *key, uint64_t *out, bool *found)
 {
-	struct json_object *v;
-	int64_t x;
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, key, JR_NUMBER, true, NUL_OK, &ev);
 
-	if (member(ld, obj, ctx, key, json_type_int, flags, &v) < 0)
+	*found = rc > 0;
+	if (rc <= 0)
+		return rc;
+	if (!ld->jr.is_int)
+		return fail(ld, ctx, key, "expected an unsigned integer, got double");
+	return to_count(ld, ctx, key, COUNT_MAX, out);
+}
+
+static int get_int(struct loader *ld, const char *ctx, const char *key, int64_t min, int64_t max, int *out)
+{
+	enum jr_event ev;
+	int64_t v;
+	int rc = value_of(ld, ctx, key, JR_NUMBER, true, OPT, &ev);
+
+	if (rc <= 0)
+		return rc;
+	if (to_i64(ld, ctx, key, min, max, &v) < 0)
 		return -1;
-	if (!v)
-		return 0;
-	x = json_object_get_int64(v);
-	if (x < min || x > max)
-		return fail(ld, ctx, key, "%lld is out of range", (long long)x);
-	*out = (int)x;
+	*out = (int)v;
 	return 0;
 }
 
-/* *found tells a null or absent member from a present one. */
-static int get_double(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key,
-		      unsigned flags, double *out, bool *found)
+/* A time in seconds: finite and not negative. *found tells a null from a number. */
+static int get_seconds(struct loader *ld, const char *ctx, const char *key, unsigned flags, double *out, bool *found)
 {
-	struct json_object *v;
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, key, JR_NUMBER, false, flags, &ev);
 
 	if (found)
-		*found = false;
-	if (member(ld, obj, ctx, key, json_type_double, flags, &v) < 0)
-		return -1;
-	if (!v)
-		return 0;
-	*out = json_object_get_double(v);
+		*found = rc > 0;
+	if (rc <= 0)
+		return rc;
+	*out = strtod(ld->jr.text.buf, NULL);
 	if (!isfinite(*out))
 		return fail(ld, ctx, key, "not a finite number");
-	if (found)
-		*found = true;
+	if (*out < 0)
+		return fail(ld, ctx, key, "a negative time");
 	return 0;
-}
-
-static int get_bool(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, bool *out)
-{
-	struct json_object *v;
-
-	if (member(ld, obj, ctx, key, json_type_boolean, OPT, &v) < 0)
-		return -1;
-	if (v)
-		*out = json_object_get_boolean(v);
-	return 0;
-}
-
-/* A JSON string back to the bytes it stands for (see json_writer.h); NUL bytes are refused. */
-static int to_bytes(const struct loader *ld, struct json_object *v, const char *ctx, const char *key, char **out)
-{
-	const char *s = json_object_get_string(v);
-	bool had_nul;
-
-	if ((size_t)json_object_get_string_len(v) != strlen(s))
-		return fail(ld, ctx, key, "contains a NUL character");
-	*out = jsonw_unescape_bytes(s, &had_nul);
-	if (had_nul) {
-		free(*out);
-		*out = NULL;
-		return fail(ld, ctx, key, "contains a NUL byte");
-	}
-	return 0;
-}
-
-/* Replaces *out (freeing the old value) when the member is present; a null member leaves NULL. */
-static int get_str(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, unsigned flags,
-		   char **out)
-{
-	struct json_object *v;
-	char *s = NULL;
-
-	if (member(ld, obj, ctx, key, json_type_string, flags | NUL_OK, &v) < 0)
-		return -1;
-	if (v && to_bytes(ld, v, ctx, key, &s) < 0)
-		return -1;
-	if (v || json_object_object_get_ex(obj, key, NULL)) {
-		free(*out);
-		*out = s;
-	}
-	return 0;
-}
-
-/* An argv array or null; *out stays NULL for null or absent. */
-static int get_argv(const struct loader *ld, struct json_object *obj, const char *ctx, char ***out)
-{
-	struct json_object *v;
-	char **argv;
-	size_t n;
-
-	*out = NULL;
-	if (member(ld, obj, ctx, "argv", json_type_array, NUL_OK, &v) < 0)
-		return -1;
-	if (!v)
-		return 0;
-	n = json_object_array_length(v);
-	argv = xcalloc(n + 1, sizeof(*argv));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(v, i);
-		char key[32];
-
-		snprintf(key, sizeof(key), "argv[%zu]", i);
-		if (!json_object_is_type(a, json_type_string)) {
-			fp_argv_free(argv);
-			return fail(ld, ctx, key, "expected string");
-		}
-		if (to_bytes(ld, a, ctx, key, &argv[i]) < 0) {
-			fp_argv_free(argv);
-			return -1;
-		}
-	}
-	*out = argv;
-	return 0;
-}
-
-static int get_exit(const struct loader *ld, struct json_object *obj, const char *ctx, struct fp_exit *out)
-{
-	struct json_object *v, *sig;
-	char sub[256];
-
-	memset(out, 0, sizeof(*out));
-	if (member(ld, obj, ctx, "exit", json_type_object, NUL_OK, &v) < 0)
-		return -1;
-	if (!v)
-		return 0;
-	snprintf(sub, sizeof(sub), "%s%sexit", ctx, *ctx ? "." : "");
-	if (json_object_object_get_ex(v, "code", NULL)) {
-		out->kind = FP_EXIT_CODE;
-		return get_int(ld, v, sub, "code", REQ, INT_MIN, INT_MAX, &out->value);
-	}
-	if (member(ld, v, sub, "signal", json_type_string, REQ, &sig) < 0)
-		return -1;
-	out->kind = FP_EXIT_SIGNAL;
-	out->value = fp_signal_parse(json_object_get_string(sig));
-	if (out->value <= 0)
-		return fail(ld, sub, "signal", "unknown signal '%s'", json_object_get_string(sig));
-	return get_bool(ld, v, sub, "core", &out->core);
 }
 
 /*
  * Seconds back to nanoseconds. The text jsonw_ns_as_s() wrote ("12.000710000") is read digit by digit, so
  * that any count of nanoseconds comes back exactly (a double holds only 2^53 ns, 104 days); other forms of a
- * number (1e-3) go through the double. Saturates at UINT64_MAX.
+ * number (1e-3) go through the double. -1 past UINT64_MAX nanoseconds.
  */
-static uint64_t s_to_ns(struct json_object *v)
+static int s_to_ns(const char *t, uint64_t *out)
 {
-	const char *t = json_object_get_string(v), *p = t;
+	const char *p = t;
 	uint64_t sec = 0, frac = 0;
 	int nfrac = 0;
 	double d;
 
 	while (*p >= '0' && *p <= '9') {
 		if (sec > UINT64_MAX / 10 || __builtin_add_overflow(sec * 10, (uint64_t)(*p - '0'), &sec))
-			return UINT64_MAX;
+			return -1;
 		p++;
 	}
 	if (p != t && (!*p || *p == '.')) {
@@ -269,34 +241,200 @@ static uint64_t s_to_ns(struct json_object *v)
 					nfrac++;
 				}
 		if (!*p) {
-			uint64_t ns;
-
 			for (; nfrac < 9; nfrac++)
 				frac *= 10;
-			if (sec > UINT64_MAX / 1000000000u || __builtin_add_overflow(sec * 1000000000u, frac, &ns))
-				return UINT64_MAX;
-			return ns;
+			if (sec > UINT64_MAX / 1000000000u || __builtin_add_overflow(sec * 1000000000u, frac, out))
+				return -1;
+			return 0;
 		}
 	}
-	d = json_object_get_double(v) * 1e9;
-	if (!(d > 0))
-		return 0;
-	return d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)(d + 0.5);
+	d = strtod(t, NULL) * 1e9;
+	if (!(d < 18446744073709551615.0))
+		return -1;
+	*out = d > 0 ? (uint64_t)(d + 0.5) : 0;
+	return 0;
 }
 
-/* A time in seconds as nanoseconds; absent is 0. */
-static int get_ns(const struct loader *ld, struct json_object *obj, const char *ctx, const char *key, uint64_t *out)
+/* A time in seconds as nanoseconds; null or absent is 0. */
+static int get_ns(struct loader *ld, const char *ctx, const char *key, uint64_t *out)
 {
-	struct json_object *v;
+	double d;
+	bool found;
 
-	if (member(ld, obj, ctx, key, json_type_double, NUL_OK, &v) < 0)
+	if (get_seconds(ld, ctx, key, NUL_OK, &d, &found) < 0)
 		return -1;
-	if (!v)
-		return 0;
-	if (!isfinite(json_object_get_double(v)))
-		return fail(ld, ctx, key, "not a finite number");
-	*out = s_to_ns(v);
+	if (found && s_to_ns(ld->jr.text.buf, out) < 0)
+		return fail(ld, ctx, key, "%.64s seconds is out of range", ld->jr.text.buf);
 	return 0;
+}
+
+static int get_bool(struct loader *ld, const char *ctx, const char *key, bool *out)
+{
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, key, JR_TRUE, false, OPT, &ev);
+
+	if (rc > 0)
+		*out = ev == JR_TRUE;
+	return rc < 0 ? -1 : 0;
+}
+
+/* The string just read back to the bytes it stands for (see json_writer.h); NUL bytes are refused. */
+static int to_bytes(struct loader *ld, const char *ctx, const char *key, char **out)
+{
+	const char *s = ld->jr.text.buf;
+	bool had_nul;
+
+	if (ld->jr.text.len != strlen(s))
+		return fail(ld, ctx, key, "contains a NUL character");
+	*out = jsonw_unescape_bytes(s, &had_nul);
+	if (had_nul) {
+		free(*out);
+		*out = NULL;
+		return fail(ld, ctx, key, "contains a NUL byte");
+	}
+	return 0;
+}
+
+/* A string or null into *out (NULL for null), replacing what was there. */
+static int get_str(struct loader *ld, const char *ctx, const char *key, char **out)
+{
+	enum jr_event ev;
+	char *s = NULL;
+	int rc = value_of(ld, ctx, key, JR_STRING, false, NUL_OK, &ev);
+
+	if (rc < 0 || (rc > 0 && to_bytes(ld, ctx, key, &s) < 0))
+		return -1;
+	free(*out);
+	*out = s;
+	return 0;
+}
+
+/* An argv array or null; *out stays NULL for null. */
+static int get_argv(struct loader *ld, const char *ctx, char ***out)
+{
+	enum jr_event ev;
+	char **argv = NULL;
+	size_t n = 0, cap = 0;
+	int rc = value_of(ld, ctx, "argv", JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	XGROW(argv, cap, 1);
+	argv[0] = NULL;
+	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
+		char key[32];
+
+		if (ev == JR_ERROR)
+			goto fail;
+		snprintf(key, sizeof(key), "argv[%zu]", n);
+		if (ev != JR_STRING) {
+			fail(ld, ctx, key, "expected string");
+			goto fail;
+		}
+		XGROW(argv, cap, n + 2);
+		if (to_bytes(ld, ctx, key, &argv[n]) < 0)
+			goto fail;
+		argv[++n] = NULL;
+	}
+	fp_argv_free(*out);
+	*out = argv;
+	return 0;
+fail:
+	fp_argv_free(argv);
+	return -1;
+}
+
+/*
+ * The members of an object, as indexes into names (-1 for an unknown one, whose value the caller skips).
+ * A known member given twice is a problem: a footprint never has one, and which would count is a guess.
+ * Returns 1 with *k set, 0 at the end of the object, -1 on a problem.
+ */
+static int next_member(struct loader *ld, const char *ctx, const char *const *names, size_t n, uint32_t *seen, int *k)
+{
+	enum jr_event ev = jr_next(&ld->jr);
+	const struct strbuf *t = &ld->jr.text;
+
+	if (ev == JR_OBJECT_END)
+		return 0;
+	if (ev != JR_KEY)
+		return -1;
+	*k = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) == t->len && !memcmp(names[i], t->buf, t->len)) {
+			if (*seen & 1u << i)
+				return fail(ld, ctx, names[i], "given twice");
+			*seen |= 1u << i;
+			*k = (int)i;
+			break;
+		}
+	}
+	return 1;
+}
+
+/* Skips the value of an unknown member. */
+static int skip_value(struct loader *ld)
+{
+	return jr_skip(&ld->jr, jr_next(&ld->jr));
+}
+
+#define NAMES(a) a, sizeof(a) / sizeof(a[0])
+
+static int get_exit(struct loader *ld, const char *ctx, struct fp_exit *out)
+{
+	static const char *const names[] = {"code", "signal", "core"};
+	enum { CODE, SIGNAL, CORE };
+	enum jr_event ev;
+	uint32_t seen = 0;
+	char sub[256], *sig = NULL;
+	bool core = false;
+	int k, rc, code = 0;
+
+	memset(out, 0, sizeof(*out));
+	rc = value_of(ld, ctx, "exit", JR_OBJECT, false, NUL_OK, &ev);
+	if (rc <= 0)
+		return rc;
+	snprintf(sub, sizeof(sub), "%s%sexit", ctx, *ctx ? "." : "");
+	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
+		if (k == CODE)
+			rc = value_of(ld, sub, "code", JR_NUMBER, true, OPT, &ev) < 0 ? -1 : 0;
+		else if (k == SIGNAL)
+			rc = value_of(ld, sub, "signal", JR_STRING, false, OPT, &ev) < 0 ? -1 : 0;
+		else if (k == CORE)
+			rc = get_bool(ld, sub, "core", &core);
+		else
+			rc = skip_value(ld);
+		if (rc < 0)
+			goto out;
+		if (k == CODE) {
+			int64_t v;
+
+			if (to_i64(ld, sub, "code", INT_MIN, INT_MAX, &v) < 0) {
+				rc = -1;
+				goto out;
+			}
+			code = (int)v;
+		} else if (k == SIGNAL) {
+			free(sig);
+			sig = xstrndup(ld->jr.text.buf, ld->jr.text.len);
+		}
+	}
+	if (rc < 0)
+		goto out;
+	if (seen & 1u << CODE) {
+		out->kind = FP_EXIT_CODE;
+		out->value = code;
+	} else if (!sig) {
+		rc = fail(ld, sub, "signal", "missing");
+	} else {
+		out->kind = FP_EXIT_SIGNAL;
+		out->value = fp_signal_parse(sig);
+		out->core = core;
+		if (out->value <= 0)
+			rc = fail(ld, sub, "signal", "unknown signal '%.64s'", sig);
+	}
+out:
+	free(sig);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Names as the kernel's tables spell them; anything else (a ':' above all) would make per-process keys ambiguous. */
@@ -310,77 +448,144 @@ static bool valid_sc_name(const char *s)
 	return true;
 }
 
-static int load_syscall(struct loader *ld, struct json_object *o, const char *ctx)
+/* An errnos object: name -> count, each name once. */
+static int get_errnos(struct loader *ld, const char *ctx, struct fp_errno_count **errs, size_t *n)
 {
-	struct json_object *name_o, *abi_o, *errnos, *klass;
-	enum kf_abi abi;
-	int nr = 0;
-	uint64_t calls = 0, errors = 0, time_ns = 0;
-	struct fp_sysstat *s;
-	const struct kf_syscall *row;
-	const char *name;
+	enum jr_event ev;
+	char sub[256];
+	size_t cap = 0;
+	int rc = value_of(ld, ctx, "errnos", JR_OBJECT, false, NUL_OK, &ev);
 
-	if (!json_object_is_type(o, json_type_object))
-		return fail(ld, ctx, NULL, "expected object");
-	if (member(ld, o, ctx, "name", json_type_string, REQ, &name_o) < 0 ||
-	    member(ld, o, ctx, "abi", json_type_string, REQ, &abi_o) < 0 ||
-	    get_int(ld, o, ctx, "nr", REQ, 0, INT_MAX, &nr) < 0 ||
-	    get_u64(ld, o, ctx, "calls", REQ, UINT64_MAX, &calls) < 0 ||
-	    get_u64(ld, o, ctx, "errors", OPT, calls, &errors) < 0 || get_ns(ld, o, ctx, "time_s", &time_ns) < 0 ||
-	    member(ld, o, ctx, "errnos", json_type_object, NUL_OK, &errnos) < 0 ||
-	    member(ld, o, ctx, "class", json_type_string, NUL_OK, &klass) < 0)
-		return -1;
-	name = json_object_get_string(name_o);
-	if (!valid_sc_name(name))
-		return fail(ld, ctx, "name", "'%.64s' is not a syscall name", name);
-	if (kf_abi_parse(json_object_get_string(abi_o), &abi) < 0)
-		return fail(ld, ctx, "abi", "unknown ABI '%.64s'", json_object_get_string(abi_o));
-	if (fp_sctab_find(&ld->fp->syscalls, abi, nr))
-		return fail(ld, ctx, NULL, "%s syscall %d listed twice", kf_abi_name(abi), nr);
+	if (rc <= 0)
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.errnos", ctx);
+	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
+		const struct strbuf *t = &ld->jr.text;
+		int err = t->len == strlen(t->buf) ? fp_errno_parse(t->buf) : 0;
+		char name[64];
+		uint64_t count = 0;
+
+		snprintf(name, sizeof(name), "%s", t->buf);
+		if (err <= 0)
+			return fail(ld, sub, NULL, "unknown errno '%.64s'", t->buf);
+		for (size_t i = 0; i < *n; i++)
+			if ((*errs)[i].err == err)
+				return fail(ld, sub, name, "given twice");
+		ev = jr_next(&ld->jr);
+		if (ev == JR_ERROR)
+			return -1;
+		if (ev == JR_NULL)
+			return fail(ld, sub, name, "must not be null");
+		if (ev != JR_NUMBER || !ld->jr.is_int)
+			return fail(ld, sub, name, "expected an unsigned integer, got %s", type_name(ld, ev));
+		if (to_count(ld, sub, name, COUNT_MAX, &count) < 0)
+			return -1;
+		XGROW(*errs, cap, *n + 1);
+		(*errs)[(*n)++] = (struct fp_errno_count){err, count};
+	}
+	return ev == JR_OBJECT_END ? 0 : -1;
+}
+
+static int load_syscall(struct loader *ld, const char *ctx)
+{
+	static const char *const names[] = {"name", "abi", "nr", "calls", "errors", "time_s", "errnos", "class"};
+	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS };
+	char *name = NULL, *abi_s = NULL, *klass = NULL;
+	struct fp_errno_count *errs = NULL;
+	size_t nerrs = 0;
+	uint64_t calls = 0, errors = 0, time_ns = 0;
+	uint32_t seen = 0;
+	int k, rc, nr = 0;
+	enum jr_event ev;
+	enum kf_abi abi;
+	const struct kf_syscall *row;
+	struct fp_sysstat *s;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case NAME:
+		case ABI:
+			rc = value_of(ld, ctx, names[k], JR_STRING, false, OPT, &ev);
+			if (rc > 0) {
+				char **to = k == NAME ? &name : &abi_s;
+
+				*to = xstrndup(ld->jr.text.buf, ld->jr.text.len);
+				if (strlen(*to) != ld->jr.text.len)
+					rc = fail(ld, ctx, names[k], "contains a NUL character");
+			}
+			break;
+		case NR: rc = get_int(ld, ctx, "nr", 0, INT_MAX, &nr); break;
+		case CALLS: rc = get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
+		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &errors); break;
+		case TIME: rc = get_ns(ld, ctx, "time_s", &time_ns); break;
+		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
+		case CLASS: rc = get_str(ld, ctx, "class", &klass); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			goto out;
+	}
+	if (rc < 0)
+		goto out;
+	rc = -1;
+	for (int i = NAME; i <= CALLS; i++)
+		if (!(seen & 1u << i)) {
+			fail(ld, ctx, names[i], "missing");
+			goto out;
+		}
+	if (errors > calls) {
+		fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)errors);
+		goto out;
+	}
+	if (!valid_sc_name(name)) {
+		fail(ld, ctx, "name", "'%.64s' is not a syscall name", name);
+		goto out;
+	}
+	if (kf_abi_parse(abi_s, &abi) < 0) {
+		fail(ld, ctx, "abi", "unknown ABI '%.64s'", abi_s);
+		goto out;
+	}
+	if (fp_sctab_find(&ld->fp->syscalls, abi, nr)) {
+		fail(ld, ctx, NULL, "%s syscall %d listed twice", kf_abi_name(abi), nr);
+		goto out;
+	}
 	for (uint32_t i = 0; i < ld->fp->syscalls.cap; i++) {
 		struct fp_sysstat *t = ld->fp->syscalls.slots[i];
 
-		if (t && t->abi == abi && !strcmp(t->name, name))
-			return fail(ld, ctx, NULL, "%s syscall '%s' listed twice", kf_abi_name(abi), name);
+		if (t && t->abi == abi && !strcmp(t->name, name)) {
+			fail(ld, ctx, NULL, "%s syscall '%s' listed twice", kf_abi_name(abi), name);
+			goto out;
+		}
 	}
 	/* The numbers the tables know keep their names; a name only a newer kernel has is kept as given. */
 	row = kf_syscall_by_nr(abi, nr);
-	if (row && strcmp(row->name, name))
-		return fail(ld, ctx, NULL, "%s syscall %d is '%s', not '%s'", kf_abi_name(abi), nr, row->name, name);
+	if (row && strcmp(row->name, name)) {
+		fail(ld, ctx, NULL, "%s syscall %d is '%s', not '%s'", kf_abi_name(abi), nr, row->name, name);
+		goto out;
+	}
 	row = row ? row : kf_syscall_by_name(abi, name);
-	if (row && row->nr != nr)
-		return fail(ld, ctx, NULL, "%s syscall '%s' is number %d, not %d", kf_abi_name(abi), name, row->nr, nr);
+	if (row && row->nr != nr) {
+		fail(ld, ctx, NULL, "%s syscall '%s' is number %d, not %d", kf_abi_name(abi), name, row->nr, nr);
+		goto out;
+	}
 	s = fp_sctab_get(&ld->fp->syscalls, abi, nr, row ? row->name : fp__intern(ld->fp, name));
 	s->calls = calls;
 	s->errors = errors;
 	s->time_ns = time_ns;
-	if (klass) {
-		char *k;
-
-		if (to_bytes(ld, klass, ctx, "class", &k) < 0)
-			return -1;
-		s->annot.klass = fp__intern(ld->fp, k);
-		free(k);
-	}
-	if (!errnos)
-		return 0;
-	json_object_object_foreach(errnos, ename, ev)
-	{
-		char sub[256];
-		uint64_t n;
-		int err = fp_errno_parse(ename);
-
-		snprintf(sub, sizeof(sub), "%s.errnos", ctx);
-		if (err <= 0)
-			return fail(ld, sub, NULL, "unknown errno '%.64s'", ename);
-		if (!ev || to_u64(ld, ev, sub, ename, UINT64_MAX, &n) < 0)
-			return ev ? -1 : fail(ld, sub, ename, "must not be null");
-		fp_sysstat_add_errno(s, err, n);
-	}
-	return 0;
+	if (klass)
+		s->annot.klass = fp__intern(ld->fp, klass);
+	for (size_t i = 0; i < nerrs; i++)
+		fp_sysstat_add_errno(s, errs[i].err, errs[i].count);
+	rc = 0;
+out:
+	free(name);
+	free(abi_s);
+	free(klass);
+	free(errs);
+	return rc;
 }
 
-/* The (abi, nr) of a per-process key: from the workload-wide list first, so unknown names resolve too. */
+/* The (abi, nr) of a per-process key: the tables first, then the workload-wide list for names they lack. */
 static int resolve_key(struct loader *ld, const char *key, enum kf_abi *abi, int *nr, const char **name)
 {
 	const char *colon = strchr(key, ':');
@@ -399,6 +604,13 @@ static int resolve_key(struct loader *ld, const char *key, enum kf_abi *abi, int
 			return -1;
 		*name = colon + 1;
 	}
+	/* a name the tables know has their number in the workload-wide list too (load_syscall checks) */
+	row = kf_syscall_by_name(*abi, *name);
+	if (row) {
+		*nr = row->nr;
+		*name = row->name;
+		return 0;
+	}
 	for (uint32_t i = 0; i < ld->fp->syscalls.cap; i++) {
 		struct fp_sysstat *s = ld->fp->syscalls.slots[i];
 
@@ -408,326 +620,541 @@ static int resolve_key(struct loader *ld, const char *key, enum kf_abi *abi, int
 			return 0;
 		}
 	}
-	row = kf_syscall_by_name(*abi, *name);
-	if (!row)
-		return -1;
-	*nr = row->nr;
-	*name = row->name;
+	return -1;
+}
+
+/* Adds counts to a per-process entry ("openat" and "x86_64:openat" are one): past COUNT_MAX is a problem. */
+static int add_proc_syscall(struct loader *ld, struct fp_proc *p, const char *ctx, const char *key, enum kf_abi abi,
+			    int nr, const char *name, uint64_t calls, uint64_t errors, uint64_t time_ns)
+{
+	struct fp_sysstat *s = fp_sctab_get(&p->syscalls, abi, nr, name);
+
+	if (calls > COUNT_MAX - s->calls || errors > COUNT_MAX - s->errors ||
+	    __builtin_add_overflow(s->time_ns, time_ns, &s->time_ns))
+		return fail(ld, ctx, NULL, "'%.64s' counted twice, past the range of a count", key);
+	s->calls += calls;
+	s->errors += errors;
 	return 0;
 }
 
-static int load_proc_syscalls(struct loader *ld, struct fp_proc *p, struct json_object *o, const char *ctx)
+static int load_proc_syscalls(struct loader *ld, struct fp_proc *p, size_t index, const char *ctx)
 {
+	static const char *const names[] = {"calls", "errors", "time_s"};
+	enum { CALLS, ERRORS, TIME };
+	enum jr_event ev;
 	char sub[256];
+	int rc = value_of(ld, ctx, "syscalls", JR_OBJECT, false, NUL_OK, &ev);
 
+	if (rc <= 0)
+		return rc;
 	snprintf(sub, sizeof(sub), "%s.syscalls", ctx);
-	json_object_object_foreach(o, key, v)
-	{
-		enum kf_abi abi;
-		int nr;
-		const char *name;
+	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
+		char key[128], sub2[512];
+		enum kf_abi abi = KF_ABI_X86_64;
+		int nr = 0, k;
+		const char *name = NULL;
 		uint64_t calls = 0, errors = 0, time_ns = 0;
-		char sub2[512];
+		uint32_t seen = 0;
+		bool later = false;
 
+		if (ld->jr.text.len != strlen(ld->jr.text.buf) || ld->jr.text.len >= sizeof(key))
+			return fail(ld, sub, NULL, "unknown syscall '%.64s'", ld->jr.text.buf);
+		memcpy(key, ld->jr.text.buf, ld->jr.text.len + 1);
 		snprintf(sub2, sizeof(sub2), "%s.%s", sub, key);
-		if (resolve_key(ld, key, &abi, &nr, &name) < 0)
-			return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
-		if (!v || !json_object_is_type(v, json_type_object))
-			return fail(ld, sub2, NULL, "expected object");
-		if (get_u64(ld, v, sub2, "calls", REQ, UINT64_MAX, &calls) < 0 ||
-		    get_u64(ld, v, sub2, "errors", OPT, calls, &errors) < 0 ||
-		    get_ns(ld, v, sub2, "time_s", &time_ns) < 0)
-			return -1;
-		struct fp_sysstat *s = fp_sctab_get(&p->syscalls, abi, nr, name);
-
-		/* "openat" and "x86_64:openat" are the same entry: add up, saturating */
-		s->calls = calls > UINT64_MAX - s->calls ? UINT64_MAX : s->calls + calls;
-		s->errors = errors > s->calls - s->errors ? s->calls : s->errors + errors;
-		s->time_ns = time_ns > UINT64_MAX - s->time_ns ? UINT64_MAX : s->time_ns + time_ns;
-	}
-	return 0;
-}
-
-static int load_files(struct loader *ld, struct fp_proc *p, struct json_object *arr, const char *ctx)
-{
-	size_t n = json_object_array_length(arr);
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i), *path_o, *mode_o, *rd, *wr;
-		uint64_t opens = 0, errors = 0, r = 0, w = 0;
-		char sub[256], *path;
-		const char *mode = "";
-
-		snprintf(sub, sizeof(sub), "%s.files[%zu]", ctx, i);
-		if (!o || !json_object_is_type(o, json_type_object))
-			return fail(ld, sub, NULL, "expected object");
-		if (member(ld, o, sub, "path", json_type_string, REQ, &path_o) < 0 ||
-		    member(ld, o, sub, "mode", json_type_string, NUL_OK, &mode_o) < 0 ||
-		    get_u64(ld, o, sub, "opens", OPT, UINT64_MAX, &opens) < 0 ||
-		    get_u64(ld, o, sub, "errors", OPT, UINT64_MAX, &errors) < 0 ||
-		    member(ld, o, sub, "opens_read", json_type_int, NUL_OK, &rd) < 0 ||
-		    member(ld, o, sub, "opens_write", json_type_int, NUL_OK, &wr) < 0 ||
-		    (rd && to_u64(ld, rd, sub, "opens_read", UINT64_MAX, &r) < 0) ||
-		    (wr && to_u64(ld, wr, sub, "opens_write", UINT64_MAX, &w) < 0))
-			return -1;
-		if (mode_o)
-			mode = json_object_get_string(mode_o);
-		if (strcmp(mode, "r") && strcmp(mode, "w") && strcmp(mode, "rw") && *mode)
-			return fail(ld, sub, "mode", "expected \"r\", \"w\" or \"rw\", got '%s'", mode);
-		/* Files written by hand may give only mode and opens. */
-		if (!rd && !wr) {
-			r = strchr(mode, 'r') ? opens : 0;
-			w = strchr(mode, 'w') ? opens : 0;
+		if (resolve_key(ld, key, &abi, &nr, &name) < 0) {
+			/* a name only the workload-wide list has, which a hand-made file may give after processes[] */
+			if (ld->syscalls_read || !valid_sc_name(strchr(key, ':') ? strchr(key, ':') + 1 : key))
+				return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
+			later = true;
 		}
-		if (to_bytes(ld, path_o, sub, "path", &path) < 0)
+		if (value_of(ld, sub2, NULL, JR_OBJECT, false, OPT, &ev) < 0)
 			return -1;
-		/* fp__open() keeps the per-file counts; the per-process totals are loaded separately after. */
-		fp__open(ld->fp, p, path, O_RDONLY, 0, r);
-		if (w)
-			fp__open(ld->fp, p, path, O_WRONLY, 0, w);
-		if (errors)
-			fp__open(ld->fp, p, path, O_RDONLY, ENOENT, errors);
-		/* An O_RDWR open is one open that counts for reading and for writing. */
-		if (opens)
-			fp__file(p, path)->opens = opens;
-		free(path);
+		while ((rc = next_member(ld, sub2, NAMES(names), &seen, &k)) > 0) {
+			if (k == CALLS)
+				rc = get_count(ld, sub2, "calls", COUNT_MAX, &calls);
+			else if (k == ERRORS)
+				rc = get_count(ld, sub2, "errors", COUNT_MAX, &errors);
+			else if (k == TIME)
+				rc = get_ns(ld, sub2, "time_s", &time_ns);
+			else
+				rc = skip_value(ld);
+			if (rc < 0)
+				return -1;
+		}
+		if (rc < 0)
+			return -1;
+		if (!(seen & 1u << CALLS))
+			return fail(ld, sub2, "calls", "missing");
+		if (errors > calls)
+			return fail(ld, sub2, "errors", "%llu is out of range", (unsigned long long)errors);
+		if (later) {
+			XGROW(ld->pending, ld->pending_cap, ld->npending + 1);
+			ld->pending[ld->npending++] = (struct pending){index, xstrdup(key), calls, errors, time_ns};
+			continue;
+		}
+		if (add_proc_syscall(ld, p, sub, key, abi, nr, name, calls, errors, time_ns) < 0)
+			return -1;
+	}
+	return ev == JR_OBJECT_END ? 0 : -1;
+}
+
+/* Per-file counts are added up (a path given twice is one file); past COUNT_MAX is a problem. */
+static int add_open(struct loader *ld, struct fp_proc *p, const char *ctx, const char *path, int flags, int err,
+		    uint64_t n)
+{
+	struct fp_file *f = fp__file(p, path);
+	uint64_t have = err ? f->errors : (flags & O_ACCMODE) == O_WRONLY ? f->opens_write : f->opens_read;
+
+	if (n > COUNT_MAX - have || (!err && n > COUNT_MAX - f->opens))
+		return fail(ld, ctx, NULL, "counted twice, past the range of a count");
+	fp__open(ld->fp, p, path, flags, err, n);
+	return 0;
+}
+
+static int load_file(struct loader *ld, struct fp_proc *p, const char *ctx)
+{
+	static const char *const names[] = {"path", "mode", "opens", "errors", "opens_read", "opens_write"};
+	enum { PATH, MODE, OPENS, ERRORS, RD, WR };
+	char *path = NULL, *mode = NULL;
+	uint64_t opens = 0, errors = 0, r = 0, w = 0;
+	bool have_r = false, have_w = false;
+	uint32_t seen = 0;
+	int k, rc;
+	enum jr_event ev;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case PATH:
+			rc = value_of(ld, ctx, "path", JR_STRING, false, OPT, &ev);
+			if (rc > 0)
+				rc = to_bytes(ld, ctx, "path", &path);
+			break;
+		case MODE: rc = get_str(ld, ctx, "mode", &mode); break;
+		case OPENS: rc = get_count(ld, ctx, "opens", COUNT_MAX, &opens); break;
+		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &errors); break;
+		case RD: rc = get_count_or_null(ld, ctx, "opens_read", &r, &have_r); break;
+		case WR: rc = get_count_or_null(ld, ctx, "opens_write", &w, &have_w); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			goto out;
+	}
+	if (rc < 0)
+		goto out;
+	rc = -1;
+	if (!path) {
+		fail(ld, ctx, "path", "missing");
+		goto out;
+	}
+	if (mode && strcmp(mode, "r") && strcmp(mode, "w") && strcmp(mode, "rw") && *mode) {
+		fail(ld, ctx, "mode", "expected \"r\", \"w\" or \"rw\", got '%s'", mode);
+		goto out;
+	}
+	/* Files written by hand may give only mode and opens. */
+	if (!have_r && !have_w) {
+		r = mode && strchr(mode, 'r') ? opens : 0;
+		w = mode && strchr(mode, 'w') ? opens : 0;
+	}
+	/* fp__open() keeps the per-file counts; the per-process totals are loaded separately after. */
+	if (add_open(ld, p, ctx, path, O_RDONLY, 0, r) < 0 || (w && add_open(ld, p, ctx, path, O_WRONLY, 0, w) < 0) ||
+	    (errors && add_open(ld, p, ctx, path, O_RDONLY, ENOENT, errors) < 0))
+		goto out;
+	/* An O_RDWR open is one open that counts for reading and for writing. */
+	if (opens)
+		fp__file(p, path)->opens = opens;
+	rc = 0;
+out:
+	free(path);
+	free(mode);
+	return rc;
+}
+
+static int load_files(struct loader *ld, struct fp_proc *p, const char *ctx)
+{
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, "files", JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
+		char sub[256];
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.files[%zu]", ctx, i);
+		if (ev != JR_OBJECT)
+			return fail(ld, sub, NULL, "expected object");
+		if (load_file(ld, p, sub) < 0)
+			return -1;
 	}
 	return 0;
 }
 
-static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
+/* A process read into a footprint of its own, moved into ld->fp once its pid is known (members come in any order). */
+static void proc_release(struct fp_proc *p)
 {
-	struct json_object *files, *scs;
-	int pid = 0, ppid = 0;
-	uint64_t threads = 1, execs = 0;
-	struct fp_proc *p;
-	char *comm = NULL;
-	bool found;
-
-	if (!json_object_is_type(o, json_type_object))
-		return fail(ld, ctx, NULL, "expected object");
-	if (get_int(ld, o, ctx, "pid", REQ, 1, INT_MAX, &pid) < 0 ||
-	    get_int(ld, o, ctx, "ppid", OPT, 0, INT_MAX, &ppid) < 0)
-		return -1;
-	p = fp__proc_new(ld->fp, pid, ppid, 0);
-	p->end_s = -1;
-	if (get_u64(ld, o, ctx, "threads", OPT, UINT32_MAX, &threads) < 0 ||
-	    get_u64(ld, o, ctx, "execs", OPT, UINT32_MAX, &execs) < 0 ||
-	    get_bool(ld, o, ctx, "attached", &p->attached) < 0 || get_str(ld, o, ctx, "comm", OPT, &comm) < 0 ||
-	    get_str(ld, o, ctx, "exe", OPT, &p->exe) < 0 || get_argv(ld, o, ctx, &p->argv) < 0 ||
-	    get_double(ld, o, ctx, "start_s", OPT, &p->start_s, NULL) < 0 ||
-	    get_double(ld, o, ctx, "end_s", NUL_OK, &p->end_s, &found) < 0 || get_exit(ld, o, ctx, &p->exit) < 0 ||
-	    member(ld, o, ctx, "files", json_type_array, NUL_OK, &files) < 0 ||
-	    member(ld, o, ctx, "syscalls", json_type_object, NUL_OK, &scs) < 0) {
-		free(comm);
-		return -1;
+	free(p->exe);
+	fp_argv_free(p->argv);
+	fp_sctab_release(&p->syscalls);
+	for (uint32_t i = 0; i < p->files_cap; i++) {
+		if (p->files[i]) {
+			free(p->files[i]->path);
+			free(p->files[i]);
+		}
 	}
+	free(p->files);
+}
+
+static int load_proc(struct loader *ld, const char *ctx)
+{
+	static const char *const names[] = {"pid",	"ppid",	      "threads",     "execs",	   "attached", "comm",
+					    "exe",	"argv",	      "start_s",     "end_s",	   "exit",     "files",
+					    "syscalls", "opens_read", "opens_write", "open_errors"};
+	enum { PID, PPID, THREADS, EXECS, ATTACHED, COMM, EXE, ARGV, START, END, EXIT, FILES, SYSCALLS, RD, WR, ERRS };
+	struct fp_proc tmp = {.threads = 1, .end_s = -1}, *p;
+	uint64_t threads = 1, execs = 0, opens[3] = {0, 0, 0};
+	int pid = 0, ppid = 0, k, rc;
+	char *comm = NULL;
+	uint32_t seen = 0;
+	bool found = false;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case PID: rc = get_int(ld, ctx, "pid", 1, INT_MAX, &pid); break;
+		case PPID: rc = get_int(ld, ctx, "ppid", 0, INT_MAX, &ppid); break;
+		case THREADS: rc = get_count(ld, ctx, "threads", UINT32_MAX, &threads); break;
+		case EXECS: rc = get_count(ld, ctx, "execs", UINT32_MAX, &execs); break;
+		case ATTACHED: rc = get_bool(ld, ctx, "attached", &tmp.attached); break;
+		case COMM: rc = get_str(ld, ctx, "comm", &comm); break;
+		case EXE: rc = get_str(ld, ctx, "exe", &tmp.exe); break;
+		case ARGV: rc = get_argv(ld, ctx, &tmp.argv); break;
+		case START: rc = get_seconds(ld, ctx, "start_s", OPT, &tmp.start_s, NULL); break;
+		case END: rc = get_seconds(ld, ctx, "end_s", NUL_OK, &tmp.end_s, &found); break;
+		case EXIT: rc = get_exit(ld, ctx, &tmp.exit); break;
+		case FILES: rc = load_files(ld, &tmp, ctx); break;
+		case SYSCALLS: rc = load_proc_syscalls(ld, &tmp, ld->fp->nprocs, ctx); break;
+		case RD:
+		case WR:
+		case ERRS: rc = get_count(ld, ctx, names[k], COUNT_MAX, &opens[k - RD]); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			goto fail;
+	}
+	if (rc < 0)
+		goto fail;
+	if (!(seen & 1u << PID)) {
+		fail(ld, ctx, "pid", "missing");
+		goto fail;
+	}
+	if (!found)
+		tmp.end_s = -1;
+	p = fp__proc_new(ld->fp, pid, ppid, 0);
+	p->attached = tmp.attached;
+	p->exe = tmp.exe;
+	p->argv = tmp.argv;
+	p->start_s = tmp.start_s;
+	p->end_s = tmp.end_s;
+	p->exit = tmp.exit;
+	p->syscalls = tmp.syscalls;
+	p->files = tmp.files;
+	p->files_cap = tmp.files_cap;
+	p->nfiles = tmp.nfiles;
 	p->threads = (uint32_t)threads;
 	p->execs = (uint32_t)execs;
-	if (!found || p->end_s < 0)
-		p->end_s = -1;
+	/* the totals as written, not as the files add up (those lost to a full table are not listed) */
+	p->opens_read = opens[0];
+	p->opens_write = opens[1];
+	p->open_errors = opens[2];
 	if (comm) {
 		/* The kernel's comm is 15 bytes; a longer one can only be hand-made: keep what fits. */
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
 		free(comm);
 	}
-	if ((files && load_files(ld, p, files, ctx) < 0) || (scs && load_proc_syscalls(ld, p, scs, ctx) < 0))
-		return -1;
-	p->opens_read = p->opens_write = p->open_errors = 0;
-	if (get_u64(ld, o, ctx, "opens_read", OPT, UINT64_MAX, &p->opens_read) < 0 ||
-	    get_u64(ld, o, ctx, "opens_write", OPT, UINT64_MAX, &p->opens_write) < 0 ||
-	    get_u64(ld, o, ctx, "open_errors", OPT, UINT64_MAX, &p->open_errors) < 0)
-		return -1;
+	return 0;
+fail:
+	free(comm);
+	proc_release(&tmp);
+	return -1;
+}
+
+static int load_array(struct loader *ld, const char *key, int (*load)(struct loader *ld, const char *ctx))
+{
+	enum jr_event ev;
+	int rc = value_of(ld, "", key, JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
+		char ctx[64];
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(ctx, sizeof(ctx), "%s[%zu]", key, i);
+		if (ev != JR_OBJECT)
+			return fail(ld, ctx, NULL, "expected object");
+		if (load(ld, ctx) < 0)
+			return -1;
+	}
 	return 0;
 }
 
-static int load_schema(struct loader *ld, struct json_object *root)
+/* The schema comes first in any message: a file of another kind is that, whatever else is wrong with it. */
+static int load_schema(struct loader *ld)
 {
-	struct json_object *v;
-	const char *s, *ver;
-	char *end;
+	enum jr_event ev;
+	char *s = NULL, *end;
+	const char *ver;
 	long major;
+	int rc;
 
-	if (member(ld, root, "", "schema", json_type_string, REQ, &v) < 0)
+	ev = jr_next(&ld->jr);
+	if (ev == JR_ERROR)
 		return -1;
-	s = json_object_get_string(v);
-	if (strncmp(s, "kfootprint/", 11))
-		return fail(ld, "", NULL, "not a kfootprint footprint (schema '%.64s')", s);
+	if (ev == JR_NULL) {
+		ld->schema_msg = xstrdup("schema: must not be null");
+		return jr_skip(&ld->jr, ev);
+	}
+	if (ev != JR_STRING) {
+		ld->schema_msg = xasprintf("schema: expected string, got %s", type_name(ld, ev));
+		return jr_skip(&ld->jr, ev);
+	}
+	s = xstrndup(ld->jr.text.buf, 64);
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	rc = 0;
 	ver = s + 11;
-	errno = 0;
-	major = strtol(ver, &end, 10);
-	if (*ver < '0' || *ver > '9' || errno || (*end && *end != '.'))
-		return fail(ld, "", NULL, "bad schema version '%.64s'", s);
-	if (major != 1)
-		return fail(ld, "", NULL, "schema '%.64s' is not supported (this kfootprint reads %s)", s, FP_SCHEMA);
-	return 0;
+	if (strncmp(s, "kfootprint/", 11)) {
+		ld->schema_msg = xasprintf("not a kfootprint footprint (schema '%s')", s);
+	} else {
+		errno = 0;
+		major = strtol(ver, &end, 10);
+		if (*ver < '0' || *ver > '9' || errno || (*end && *end != '.'))
+			ld->schema_msg = xasprintf("bad schema version '%s'", s);
+		else if (major != 1)
+			ld->schema_msg =
+			    xasprintf("schema '%s' is not supported (this kfootprint reads %s)", s, FP_SCHEMA);
+		else
+			ld->schema_seen = true;
+	}
+	free(s);
+	return rc;
 }
 
-static int load_workload(struct loader *ld, struct json_object *root)
+static int load_host(struct loader *ld)
 {
-	struct json_object *w, *pids;
+	static const char *const names[] = {"kernel", "arch"};
+	enum jr_event ev;
+	uint32_t seen = 0;
+	int k, rc = value_of(ld, "", "host", JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	while ((rc = next_member(ld, "host", NAMES(names), &seen, &k)) > 0) {
+		rc = k < 0 ? skip_value(ld)
+			   : get_str(ld, "host", names[k], k ? &ld->fp->host_arch : &ld->fp->host_kernel);
+		if (rc < 0)
+			return -1;
+	}
+	return rc;
+}
+
+static int load_pids(struct loader *ld)
+{
 	struct footprint *fp = ld->fp;
+	enum jr_event ev;
+	size_t cap = 0;
+	int rc = value_of(ld, "workload", "attached_pids", JR_ARRAY, false, NUL_OK, &ev);
 
-	if (member(ld, root, "", "workload", json_type_object, NUL_OK, &w) < 0)
-		return -1;
-	if (!w)
-		return 0;
-	if (get_argv(ld, w, "workload", &fp->argv) < 0 ||
-	    member(ld, w, "workload", "attached_pids", json_type_array, NUL_OK, &pids) < 0 ||
-	    get_str(ld, w, "workload", "label", OPT, &fp->label) < 0 ||
-	    get_str(ld, w, "workload", "user", OPT, &fp->user) < 0)
-		return -1;
-	if (!pids)
-		return 0;
-	size_t n = json_object_array_length(pids);
-	fp->attached_pids = xcalloc(n + 1, sizeof(*fp->attached_pids));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(pids, i);
-		int64_t x = p && json_object_is_type(p, json_type_int) ? json_object_get_int64(p) : -1;
+	if (rc <= 0)
+		return rc;
+	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
+		int64_t x = -1;
 
+		if (ev == JR_ERROR)
+			return -1;
+		if (ev == JR_NUMBER && ld->jr.is_int) {
+			errno = 0;
+			x = strtoll(ld->jr.text.buf, NULL, 10);
+			x = errno ? -1 : x;
+		}
 		if (x <= 0 || x > INT_MAX)
 			return fail(ld, "workload", "attached_pids", "expected positive integers");
+		XGROW(fp->attached_pids, cap, fp->nattached + 1);
 		fp->attached_pids[fp->nattached++] = (pid_t)x;
 	}
 	return 0;
 }
 
-static int load_root(struct loader *ld, struct json_object *root)
+static int load_workload(struct loader *ld)
+{
+	static const char *const names[] = {"argv", "attached_pids", "label", "user"};
+	enum { ARGV, PIDS, LABEL, USER };
+	struct footprint *fp = ld->fp;
+	enum jr_event ev;
+	uint32_t seen = 0;
+	int k, rc = value_of(ld, "", "workload", JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	while ((rc = next_member(ld, "workload", NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case ARGV: rc = get_argv(ld, "workload", &fp->argv); break;
+		case PIDS: rc = load_pids(ld); break;
+		case LABEL: rc = get_str(ld, "workload", "label", &fp->label); break;
+		case USER: rc = get_str(ld, "workload", "user", &fp->user); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return rc;
+}
+
+static int load_member(struct loader *ld, int k)
 {
 	struct footprint *fp = ld->fp;
-	struct json_object *host, *arr;
+	double d;
+	bool b;
 
-	if (!json_object_is_type(root, json_type_object))
-		return fail(ld, "", NULL, "not a kfootprint footprint (expected a JSON object)");
-	if (load_schema(ld, root) < 0 || get_str(ld, root, "", "tool", OPT, &fp->tool) < 0 ||
-	    member(ld, root, "", "host", json_type_object, NUL_OK, &host) < 0 ||
-	    (host && (get_str(ld, host, "host", "kernel", OPT, &fp->host_kernel) < 0 ||
-		      get_str(ld, host, "host", "arch", OPT, &fp->host_arch) < 0)) ||
-	    load_workload(ld, root) < 0 || get_str(ld, root, "", "backend", OPT, &fp->backend) < 0 ||
-	    get_str(ld, root, "", "started_at", OPT, &fp->started_at) < 0 ||
-	    get_double(ld, root, "", "elapsed_s", OPT, &fp->elapsed_s, NULL) < 0 ||
-	    get_exit(ld, root, "", &fp->exit) < 0 || get_bool(ld, root, "", "complete", &fp->complete) < 0 ||
-	    get_str(ld, root, "", "incomplete_why", OPT, &fp->incomplete_why) < 0 ||
-	    get_u64(ld, root, "", "lost_events", OPT, UINT64_MAX, &fp->lost_events) < 0)
-		return -1;
-	if (fp->complete) {
+	switch (k) {
+	case 0: return load_schema(ld);
+	case 1: return get_str(ld, "", "tool", &fp->tool);
+	case 2: return load_host(ld);
+	case 3: return load_workload(ld);
+	case 4: return get_str(ld, "", "backend", &fp->backend);
+	case 5: return get_str(ld, "", "started_at", &fp->started_at);
+	case 6:
+		if (get_seconds(ld, "", "elapsed_s", OPT, &d, &b) < 0)
+			return -1;
+		fp->elapsed_s = b ? d : fp->elapsed_s;
+		return 0;
+	case 7: return get_exit(ld, "", &fp->exit);
+	case 8: return get_bool(ld, "", "complete", &fp->complete);
+	case 9: return get_str(ld, "", "incomplete_why", &fp->incomplete_why);
+	case 10: return get_count(ld, "", "lost_events", COUNT_MAX, &fp->lost_events);
+	case 11:
+		if (load_array(ld, "syscalls", load_syscall) < 0)
+			return -1;
+		ld->syscalls_read = true;
+		return 0;
+	case 12: return load_array(ld, "processes", load_proc);
+	default: return skip_value(ld);
+	}
+}
+
+/* The per-process keys that waited for the workload-wide list. */
+static int resolve_pending(struct loader *ld)
+{
+	for (size_t i = 0; i < ld->npending && !ld->msg; i++) {
+		struct pending *pe = &ld->pending[i];
+		enum kf_abi abi;
+		int nr;
+		const char *name;
+		char ctx[64];
+
+		snprintf(ctx, sizeof(ctx), "processes[%zu].syscalls", pe->proc);
+		if (resolve_key(ld, pe->key, &abi, &nr, &name) < 0)
+			return fail(ld, ctx, NULL, "unknown syscall '%.64s'", pe->key);
+		if (add_proc_syscall(ld, ld->fp->procs[pe->proc], ctx, pe->key, abi, nr, name, pe->calls, pe->errors,
+				     pe->time_ns) < 0)
+			return -1;
+	}
+	return ld->msg ? -1 : 0;
+}
+
+static void load_document(struct loader *ld)
+{
+	static const char *const names[] = {"schema",	   "tool",	"host",	    "workload", "backend",
+					    "started_at",  "elapsed_s", "exit",	    "complete", "incomplete_why",
+					    "lost_events", "syscalls",	"processes"};
+	enum jr_event ev = jr_next(&ld->jr);
+	uint32_t seen = 0;
+	int k, rc;
+
+	if (ev == JR_ERROR)
+		return;
+	if (ev != JR_OBJECT) {
+		ld->schema_msg = xstrdup("not a kfootprint footprint (expected a JSON object)");
+		if (jr_skip(&ld->jr, ev) == 0)
+			jr_next(&ld->jr);
+		return;
+	}
+	while ((rc = next_member(ld, "", NAMES(names), &seen, &k)) != 0) {
+		if (rc > 0 && !ld->msg && !ld->schema_msg)
+			rc = load_member(ld, k);
+		else if (rc > 0 && k == 0 && !ld->schema_msg)
+			rc = load_schema(ld);
+		else if (rc > 0)
+			rc = skip_value(ld);
+		/* after a problem with the content, the rest is still read: for the syntax, and the schema */
+		if (rc < 0 && (jr_error(&ld->jr) || jr_resync(&ld->jr, 1) < 0))
+			return;
+	}
+	if (jr_next(&ld->jr) != JR_EOF)
+		return;
+	if (!ld->schema_msg && !ld->schema_seen)
+		ld->schema_msg = xstrdup("schema: missing");
+	if (!ld->msg && !ld->schema_msg)
+		resolve_pending(ld);
+}
+
+/* Runs the loader over jr; reports and returns NULL on a problem. */
+static struct footprint *load(struct loader *ld)
+{
+	struct footprint *fp = ld->fp = fp__new();
+	const char *err;
+
+	load_document(ld);
+	err = jr_error(&ld->jr);
+	if (err)
+		error("'%s': %s", ld->what, err);
+	else if (ld->schema_msg)
+		error("'%s': %s", ld->what, ld->schema_msg);
+	else if (ld->msg)
+		error("'%s': %s", ld->what, ld->msg);
+	if (err || ld->schema_msg || ld->msg) {
+		fp__free(fp);
+		fp = NULL;
+	} else if (fp->complete) {
 		free(fp->incomplete_why);
 		fp->incomplete_why = NULL;
 	} else if (!fp->incomplete_why) {
 		fp->incomplete_why = xstrdup("unknown");
 	}
-	if (member(ld, root, "", "syscalls", json_type_array, NUL_OK, &arr) < 0)
-		return -1;
-	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		char ctx[64];
-
-		snprintf(ctx, sizeof(ctx), "syscalls[%zu]", i);
-		if (load_syscall(ld, json_object_array_get_idx(arr, i), ctx) < 0)
-			return -1;
-	}
-	if (member(ld, root, "", "processes", json_type_array, NUL_OK, &arr) < 0)
-		return -1;
-	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		char ctx[64];
-		struct json_object *o = json_object_array_get_idx(arr, i);
-
-		snprintf(ctx, sizeof(ctx), "processes[%zu]", i);
-		if (!o)
-			return fail(ld, ctx, NULL, "expected object");
-		if (load_proc(ld, o, ctx) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Line and column (from 1) of a byte offset, for parse errors. */
-static void line_col(const char *buf, size_t off, size_t *line, size_t *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
+	for (size_t i = 0; i < ld->npending; i++)
+		free(ld->pending[i].key);
+	free(ld->pending);
+	free(ld->msg);
+	free(ld->schema_msg);
+	jr_release(&ld->jr);
+	return fp;
 }
 
 struct footprint *fp__load_mem(const char *buf, size_t len, const char *what)
 {
-	struct loader ld = {what, NULL};
-	struct json_tokener *tok;
-	struct json_object *root;
-	enum json_tokener_error jerr;
+	struct loader ld = {.what = what};
 
-	if (len > INT_MAX) {
-		error("'%s': too large", what);
-		return NULL;
-	}
-	tok = json_tokener_new_ex(LOAD_MAX_DEPTH);
-	if (!tok) {
-		error("'%s': out of memory", what);
-		return NULL;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_continue) /* the input ended inside a value (or was empty) */
-		jerr = json_tokener_error_parse_eof;
-	if (jerr == json_tokener_success && json_tokener_get_parse_end(tok) < len) {
-		/* Strict mode stops after the first value: only whitespace may follow. */
-		size_t end = json_tokener_get_parse_end(tok);
-
-		while (end < len && strchr(" \t\r\n", buf[end]) && buf[end])
-			end++;
-		if (end < len) {
-			size_t line, col;
-
-			line_col(buf, end, &line, &col);
-			error("'%s': not JSON: trailing data at line %zu, column %zu", what, line, col);
-			json_object_put(root);
-			json_tokener_free(tok);
-			return NULL;
-		}
-	}
-	if (jerr != json_tokener_success) {
-		size_t line, col, off = json_tokener_get_parse_end(tok);
-
-		line_col(buf, off < len ? off : len, &line, &col);
-		if (!len)
-			error("'%s': not JSON: empty file", what);
-		else
-			error("'%s': not JSON: %s at line %zu, column %zu", what, json_tokener_error_desc(jerr), line,
-			      col);
-		json_object_put(root);
-		json_tokener_free(tok);
-		return NULL;
-	}
-	json_tokener_free(tok);
-	ld.fp = fp__new();
-	if (load_root(&ld, root) < 0) {
-		fp__free(ld.fp);
-		ld.fp = NULL;
-	}
-	json_object_put(root);
-	return ld.fp;
+	jr_init_mem(&ld.jr, buf, len, LOAD_MAX_DEPTH);
+	return load(&ld);
 }
 
 struct footprint *fp__load(const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct loader ld = {.what = strcmp(path, "-") ? path : "standard input"};
+	struct kf_input in;
 	struct footprint *fp;
-	bool in = !strcmp(path, "-"); /* a pipe: kfootprint -F json -- CMD 2>&1 >/dev/null | kfootprint report - */
-	const char *what = in ? "standard input" : path;
+	char *why;
 
-	if (strbuf_read_file(&sb, in ? "/dev/stdin" : path) < 0) {
-		perror_msg("'%s'", what);
-		strbuf_release(&sb);
+	/* '-' is a pipe: kfootprint -F json -- CMD 2>&1 >/dev/null | kfootprint report - */
+	if (kf_input_open(&in, path, KF_FOOTPRINT_MAX, &why) < 0) {
+		error("'%s': %s", ld.what, why);
+		free(why);
 		return NULL;
 	}
-	fp = fp__load_mem(sb.buf, sb.len, what);
-	strbuf_release(&sb);
+	jr_init_input(&ld.jr, &in, LOAD_MAX_DEPTH);
+	fp = load(&ld);
+	kf_input_close(&in);
 	return fp;
 }

@@ -236,5 +236,5 @@ static int write_json(FILE *out, const void *fp)
 
 int fp__save(const struct footprint *fp, const char *path)
 {
-	return atomic_file_write(path, stdout, write_json, fp);
+	return atomic_file_write(path, 0, stdout, write_json, fp);
 }

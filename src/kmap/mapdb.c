@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktree/ktree.h"
 #include "kernel/running.h"
 #include "util/json_writer.h"
 #include "util/strbuf.h"
@@ -79,16 +80,13 @@ static void add_opt_name(struct mapdb *db, size_t *cap, const char *name)
 static void read_compat_entries(struct mapdb *db)
 {
 	char *path = xasprintf("%s/%s", kt_index_srcdir(db->idx), kf_abi_get(db->abi)->tree_table);
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL;
+	char *text = kt_read_file(path, NULL), *save = NULL;
 
 	db->compat = xcalloc(db->nsys + 1, sizeof(*db->compat));
-	if (strbuf_read_file(&sb, path) < 0) {
-		free(path);
-		return; /* the rows keep their native entry; a tree without the table is the index's to report */
-	}
 	free(path);
-	for (char *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+	if (!text)
+		return; /* the rows keep their native entry; a tree without the table is the index's to report */
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char nr[16], abi[16], name[64], native[96], compat[96];
 
 		if (l[0] == '#' || sscanf(l, "%15s %15s %63s %95s %95s", nr, abi, name, native, compat) != 5)
@@ -100,7 +98,7 @@ static void read_compat_entries(struct mapdb *db)
 			}
 		}
 	}
-	strbuf_release(&sb);
+	free(text);
 }
 
 struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)

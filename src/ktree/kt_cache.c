@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
+#include "util/atomic_file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -186,31 +187,22 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 		*err = xasprintf("cannot create cache directory '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	char *tmp = xasprintf("%s.%d.tmp", file, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		*err = xasprintf("cannot write cache '%s': %s", tmp, strerror(errno));
-		free(tmp);
+	/* the cache directory may be anywhere ($XDG_CACHE_HOME): written under the rule of every output */
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, file, AF_QUIET) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
 		goto out;
 	}
-	size_t off = 0;
-	while (off < sb.len) {
-		ssize_t n = write(fd, sb.buf + off, sb.len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	if (off != sb.len || close(fd) != 0 || rename(tmp, file) != 0) {
+	if (fwrite(sb.buf, 1, sb.len, af.f) != sb.len) {
 		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno ? errno : EIO));
-		if (off != sb.len)
-			close(fd);
-		unlink(tmp);
-		free(tmp);
+		atomic_file_abort(&af);
 		goto out;
 	}
-	free(tmp);
+	if (atomic_file_commit(&af) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
+		goto out;
+	}
 	rc = 0;
 out:
 	free(dir);

@@ -8,6 +8,8 @@
 #include <zlib.h>
 
 #include "ktree/kt_internal.h"
+#include "util/input.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct kt_config {
@@ -98,48 +100,91 @@ static void config_line(struct kt_config *cfg, char *line)
 	kt_config_set(cfg, line, eq + 1);
 }
 
+/* gzip data (one member or several) into out, at most KF_CONFIG_MAX bytes. NULL, or what went wrong. */
+static const char *gunzip(const struct strbuf *in, struct strbuf *out)
+{
+	z_stream z;
+	char chunk[65536];
+	const char *why = NULL;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 15 + 32) != Z_OK)
+		return "out of memory";
+	z.next_in = (unsigned char *)in->buf;
+	z.avail_in = (unsigned)in->len;
+	do {
+		z.next_out = (unsigned char *)chunk;
+		z.avail_out = sizeof(chunk);
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in)) {
+			why = rc == Z_BUF_ERROR ? "truncated gzip data" : z.msg ? z.msg : "not gzip data";
+			break;
+		}
+		strbuf_add(out, chunk, sizeof(chunk) - z.avail_out);
+		if (out->len > KF_CONFIG_MAX) {
+			why = "decompresses to more than 16 MiB, the limit of a configuration";
+			break;
+		}
+		if (rc == Z_STREAM_END && z.avail_in)
+			inflateReset(&z); /* the next member */
+		else if (rc == Z_STREAM_END)
+			break;
+	} while (z.avail_in || !z.avail_out);
+	if (!why && rc != Z_STREAM_END)
+		why = "truncated gzip data";
+	inflateEnd(&z);
+	return why;
+}
+
+/*
+ * Any file is read within a limit (a FIFO or /dev/zero given as the configuration ends with an error, not
+ * a hang), gzip'd ones decompressed within another.
+ */
+static struct kt_config *load(const char *path, bool gz, char **err)
+{
+	struct strbuf raw = STRBUF_INIT, text = STRBUF_INIT;
+	const struct strbuf *t = &raw;
+	struct kt_config *cfg = NULL;
+	const char *why;
+	char *rwhy = NULL;
+
+	if (kf_input_read_all(path, KF_CONFIG_MAX, &raw, &rwhy) < 0) {
+		*err = xasprintf("cannot read '%s': %s", path, rwhy);
+		free(rwhy);
+		goto out;
+	}
+	if (gz && raw.len >= 2 && (unsigned char)raw.buf[0] == 0x1f && (unsigned char)raw.buf[1] == 0x8b) {
+		why = gunzip(&raw, &text);
+		if (why) {
+			*err = xasprintf("cannot read '%s': %s", path, why);
+			goto out;
+		}
+		t = &text;
+	}
+	cfg = kt_config_new();
+	for (char *l = t->buf, *end = t->buf + t->len; l < end;) {
+		char *nl = memchr(l, '\n', (size_t)(end - l));
+
+		if (nl)
+			*nl = '\0';
+		else
+			l[end - l] = '\0'; /* the buffer's own terminator */
+		config_line(cfg, l);
+		l = nl ? nl + 1 : end;
+	}
+out:
+	strbuf_release(&raw);
+	strbuf_release(&text);
+	return cfg;
+}
+
 struct kt_config *kt_config_load_gz(const char *path, char **err)
 {
-	gzFile gz = gzopen(path, "rb"); /* zlib reads uncompressed files transparently */
-	char buf[8192];
-
-	if (!gz) {
-		*err = xasprintf("cannot open '%s': %s", path, strerror(errno ? errno : ENOMEM));
-		return NULL;
-	}
-	struct kt_config *cfg = kt_config_new();
-	while (gzgets(gz, buf, sizeof(buf)))
-		config_line(cfg, buf);
-	int zerr;
-	const char *msg = gzerror(gz, &zerr);
-	if (zerr != Z_OK && zerr != Z_STREAM_END) {
-		*err = xasprintf("cannot read '%s': %s", path, zerr == Z_ERRNO ? strerror(errno) : msg);
-		gzclose(gz);
-		kt_config_free(cfg);
-		return NULL;
-	}
-	gzclose(gz);
-	return cfg;
+	return load(path, true, err);
 }
 
 struct kt_config *kt_config_load_file(const char *path, char **err)
 {
-	FILE *f = fopen(path, "re");
-	char buf[8192];
-
-	if (!f) {
-		*err = xasprintf("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	struct kt_config *cfg = kt_config_new();
-	while (fgets(buf, sizeof(buf), f))
-		config_line(cfg, buf);
-	if (ferror(f)) {
-		*err = xasprintf("cannot read '%s': %s", path, strerror(errno));
-		fclose(f);
-		kt_config_free(cfg);
-		return NULL;
-	}
-	fclose(f);
-	return cfg;
+	return load(path, false, err);
 }

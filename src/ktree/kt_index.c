@@ -164,7 +164,7 @@ static int read_version(struct kt_index *idx, char **err)
 
 	if (!text) {
 		*err = xasprintf("'%s' is not a kernel source tree: cannot read '%s': %s", idx->srcdir, path,
-				 strerror(errno));
+				 kt_strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -208,7 +208,7 @@ static void read_tree_table(struct kt_index *idx)
 	if (!tbl) {
 		/* the generic table: every "#define __NR_name ..." is a row of this tree */
 		char *gp = kt_path(idx->srcdir, "include/uapi/asm-generic/unistd.h");
-		char *gt = kt_read_file(gp, NULL);
+		char *gt = kt_read_tree_file(gp, NULL);
 		free(gp);
 		for (const char *l = gt; l && (l = strstr(l, "#define __NR_"));) {
 			l += 13;
@@ -223,7 +223,7 @@ static void read_tree_table(struct kt_index *idx)
 		return;
 	}
 	char *path = kt_path(idx->srcdir, tbl);
-	char *text = kt_read_file(path, NULL);
+	char *text = kt_read_tree_file(path, NULL);
 	free(path);
 	if (!text)
 		return;
@@ -308,7 +308,7 @@ struct kt_index *kt_index_build(const char *srcdir, enum kf_abi abi, const struc
 	free(cache);
 	double t1 = seconds(), t2 = t1;
 	char *mp = kt_path(idx->srcdir, "MAINTAINERS");
-	char *mt = kt_read_file(mp, NULL);
+	char *mt = kt_read_tree_file(mp, NULL);
 	free(mp);
 	idx->have_maint = mt != NULL;
 	idx->maint = kt_maint_parse(mt ? mt : "", idx->srcdir);

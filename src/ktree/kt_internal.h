@@ -31,8 +31,18 @@ void kt_strv_push(struct kt_strv *sv, const char *s);
 bool kt_strv_has(const struct kt_strv *sv, const char *s);
 void kt_strv_release(struct kt_strv *sv);
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer; NULL with errno set on failure. */
-char *kt_read_file(const char *path, size_t *len);
+/*
+ * Reads a whole regular file into a NUL-terminated malloc'd buffer; NULL with errno set on failure. Anything
+ * else is refused without blocking or reading: a directory with EISDIR, a FIFO, a device or a socket with
+ * ENODEV (kt_strerror(): "not a regular file"), so that a FIFO planted in a tree cannot hang the index; a file
+ * past KT_FILE_MAX with EFBIG.
+ */
+#define KT_FILE_MAX (256ull << 20) /* the largest file of a 6.1 tree is 24 MB (an amdgpu register header) */
+/* kt_read_file() is in ktree.h: the map database reads the tree's syscall table with it. */
+/* kt_read_file() for a file of the tree: one that is not a regular file, or too large, is skipped with a warning. */
+char *kt_read_tree_file(const char *path, size_t *len);
+/* strerror(), with "not a regular file" for kt_read_file()'s ENODEV. */
+const char *kt_strerror(int err);
 /*
  * Appends to ln the logical line at *l (physical lines ending in a backslash joined, the backslash dropped,
  * sep between the parts: make keeps a space, Kconfig nothing), advances *l past it and counts *lineno.

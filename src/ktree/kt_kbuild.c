@@ -62,7 +62,7 @@ static struct kt_makefile *load(struct kt_kbuild *kb, const char *dir)
 	for (size_t i = 0; i < 2; i++) {
 		char *rel = *dir ? xasprintf("%s/%s", dir, names[i]) : xstrdup(names[i]);
 		char *path = kt_path(kb->srcdir, rel);
-		char *text = kt_read_file(path, NULL);
+		char *text = kt_read_tree_file(path, NULL);
 		free(path);
 		if (text) {
 			mk = xcalloc(1, sizeof(*mk));

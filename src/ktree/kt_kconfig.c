@@ -495,7 +495,7 @@ static void source_file(struct kt_kconfig *kc, const char *srcdir, const char *a
 		return;
 	kt_map_put(visited, rel, (void *)1);
 	char *path = kt_path(srcdir, rel);
-	char *text = kt_read_file(path, NULL);
+	char *text = kt_read_tree_file(path, NULL);
 	free(path);
 	kt_strv_push(&kc->seen, rel);
 	if (!text)
@@ -514,7 +514,7 @@ static void source_file(struct kt_kconfig *kc, const char *srcdir, const char *a
 static void parse_file(struct kt_kconfig *kc, const char *srcdir, const char *rel)
 {
 	char *path = kt_path(srcdir, rel);
-	char *text = kt_read_file(path, NULL);
+	char *text = kt_read_tree_file(path, NULL);
 
 	free(path);
 	kt_strv_push(&kc->seen, rel);

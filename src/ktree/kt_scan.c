@@ -379,7 +379,7 @@ static void scan_file(struct kt_scan *sc, const char *srcdir, const char *rel)
 {
 	char *path = kt_path(srcdir, rel);
 	size_t len;
-	char *text = kt_read_file(path, &len);
+	char *text = kt_read_tree_file(path, &len);
 
 	free(path);
 	kt_strv_push(&sc->seen, rel);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 static uint64_t hash_str(const char *s)
@@ -110,22 +111,31 @@ void kt_strv_release(struct kt_strv *sv)
 
 char *kt_read_file(const char *path, size_t *lenp)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	size_t cap, len = 0;
 	char *buf;
+	int fd;
 
-	if (fd < 0)
+	/* stat first: a device is not even opened (opening one can have effects of its own) */
+	if (stat(path, &st) < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	/* O_NONBLOCK: a FIFO put in the file's place since would not hold the open */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > KT_FILE_MAX) {
+		int e = errno;
+
+		if (!S_ISREG(st.st_mode))
+			e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+		else if ((uint64_t)st.st_size > KT_FILE_MAX)
+			e = EFBIG;
 		close(fd);
-		errno = EISDIR;
+		errno = e;
 		return NULL;
 	}
 	cap = (size_t)st.st_size + 1;
@@ -144,7 +154,13 @@ char *kt_read_file(const char *path, size_t *lenp)
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (len == cap) { /* the file grew while we read it */
+		if (len > KT_FILE_MAX) { /* the file grew while we read it */
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
+		if (len == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);
 		}
@@ -154,6 +170,20 @@ char *kt_read_file(const char *path, size_t *lenp)
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+const char *kt_strerror(int err)
+{
+	return err == ENODEV ? "not a regular file" : strerror(err);
+}
+
+char *kt_read_tree_file(const char *path, size_t *lenp)
+{
+	char *text = kt_read_file(path, lenp);
+
+	if (!text && (errno == ENODEV || errno == EFBIG))
+		warning("kernel tree: '%s': %s: skipped", path, kt_strerror(errno));
+	return text;
 }
 
 char *kt_path(const char *srcdir, const char *rel)

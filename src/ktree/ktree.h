@@ -33,8 +33,9 @@ struct kt_config;
 /* An empty configuration (every option 'n'), to fill with kt_config_set(). */
 struct kt_config *kt_config_new(void);
 /*
- * Loads a .config-style file. kt_config_load_gz() reads gzip (/proc/config.gz, config.gz) and, through zlib's
- * transparent mode, plain files too; kt_config_load_file() reads plain files only. NULL with *err set on failure.
+ * Loads a .config-style file of at most KF_CONFIG_MAX bytes (util/input.h). kt_config_load_gz() reads gzip
+ * (/proc/config.gz, config.gz, decompressed within the same limit) and plain files too; kt_config_load_file()
+ * reads plain files only. NULL with *err set on failure.
  */
 struct kt_config *kt_config_load_file(const char *path, char **err);
 struct kt_config *kt_config_load_gz(const char *path, char **err);
@@ -225,5 +226,11 @@ size_t kt_index_file_sections(const struct kt_index *idx, const char *path, stru
 
 /* The cache directory: $XDG_CACHE_HOME/kfootprint, else $HOME/.cache/kfootprint. malloc'd; NULL when neither set. */
 char *kt_cache_dir(void);
+
+/*
+ * A file of the tree, read whole and NUL-terminated (*len, when given, its size): only a regular file of at most
+ * 256 MiB; NULL with errno set otherwise (ENODEV for a FIFO, a device or a socket: see kt_internal.h).
+ */
+char *kt_read_file(const char *path, size_t *len);
 
 #endif

@@ -8,19 +8,22 @@
 commands=$("$KF" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
 check "kfootprint --help lists the commands" test -n "$commands"
 
-# usage NAME EXPECTED-STDERR ARGS...: exit 1, one line, stdout empty
+# usage NAME EXPECTED-STDERR ARGS...: exit $urc (1; diff's errors are 2, diff(1)'s convention), one line,
+# stdout empty
+urc=1
 usage() {
 	name=$1 want=$2
 	shift 2
 	timeout 10 "$KF" "$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	if [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "$want" ]; then
+	if [ "$rc" -eq "$urc" ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "$want" ]; then
 		ok "$name"
 	else
 		not_ok "$name: exit $rc, stdout $(head -c 100 "$T/out"), stderr: $(head -c 300 "$T/err")"
 	fi
 }
 for c in $commands; do
+	case $c in diff) urc=2 ;; *) urc=1 ;; esac
 	see="see 'kfootprint $c --help'"
 	usage "$c --bogus" "kfootprint: unknown option '--bogus': $see" "$c" --bogus -- true
 	usage "$c -Z" "kfootprint: unknown option '-Z': $see" "$c" -Z -- true
@@ -31,6 +34,7 @@ for c in $commands; do
 	eq "$c --help: exit 0, on stdout only" "0 1" "$? $(grep -c "^usage: kfootprint.* $c\|^usage: kfootprint \[$c\]" "$T/help")$(cat "$T/err")"
 done
 # no command means record, options and usage errors included
+urc=1
 usage "no command: --bogus" "kfootprint: unknown option '--bogus': see 'kfootprint record --help'" --bogus -- true
 usage "no command, no argument" "kfootprint: nothing to do: see 'kfootprint --help'"
 usage "record: an ambiguous abbreviation" \

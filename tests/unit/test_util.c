@@ -119,12 +119,12 @@ static void test_atomic_file(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	/* an aborted write leaves nothing behind */
-	assert_int_equal(atomic_file_open(&af, path), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
 	fputs("partial", af.f);
 	atomic_file_abort(&af);
 	assert_int_equal(count_entries(dir), 0);
 	/* a committed one replaces the target whole */
-	assert_int_equal(atomic_file_open(&af, path), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
 	fputs("whole\n", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
 	assert_int_equal(count_entries(dir), 1);
@@ -133,11 +133,11 @@ static void test_atomic_file(void **state)
 	fclose(f);
 	assert_string_equal(buf, "whole\n");
 	/* a directory that does not exist is an error, not a crash */
-	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json"), -1);
+	assert_int_equal(atomic_file_open(&af, "/nonexistent/dir/out.json", 0), -1);
 	/* a full disk: the write fails at commit and the old file stays */
 	if (access("/dev/full", W_OK) == 0) {
 		struct atomic_file full = {0};
-		assert_int_equal(atomic_file_open(&full, path), 0);
+		assert_int_equal(atomic_file_open(&full, path, 0), 0);
 		fclose(full.f);
 		full.f = fopen("/dev/full", "w");
 		for (int i = 0; i < 100000; i++)
@@ -162,7 +162,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	struct stat st;
 	FILE *f;
 
-	assert_int_equal(atomic_file_open(&af, "/dev/null"), 0);
+	assert_int_equal(atomic_file_open(&af, "/dev/null", 0), 0);
 	assert_null(af.tmp);
 	fputs("discarded", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
@@ -170,7 +170,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	assert_true(S_ISCHR(st.st_mode));
 
 	/* a directory is an error, not a rename */
-	assert_int_equal(atomic_file_open(&af, "/tmp"), -1);
+	assert_int_equal(atomic_file_open(&af, "/tmp", 0), -1);
 
 	/* a link keeps pointing at its target, which gets the new content and keeps its mode */
 	assert_non_null(mkdtemp(dir));
@@ -181,7 +181,7 @@ static void test_atomic_file_devices_and_links(void **state)
 	fclose(f);
 	assert_int_equal(chmod(target, 0640), 0);
 	assert_int_equal(symlink("real.json", link), 0);
-	assert_int_equal(atomic_file_open(&af, link), 0);
+	assert_int_equal(atomic_file_open(&af, link, 0), 0);
 	fputs("new\n", af.f);
 	assert_int_equal(atomic_file_commit(&af), 0);
 	assert_int_equal(lstat(link, &st), 0);
@@ -198,6 +198,73 @@ static void test_atomic_file_devices_and_links(void **state)
 	rmdir(dir);
 }
 
+/* The rule of every output (atomic_file.h): descriptors, specials, modes, other users' links. */
+static void test_atomic_file_rule(void **state)
+{
+	char dir[] = "/tmp/kf-unit.XXXXXX", path[160], link[160], fdpath[32], buf[64];
+	struct atomic_file af;
+	struct stat st;
+	mode_t old;
+	int p[2];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	/* the new file has no name until the commit (or a temporary one where O_TMPFILE is missing) */
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
+	assert_int_equal(count_entries(dir), af.tmp ? 1 : 0);
+	fputs("x\n", af.f);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(count_entries(dir), 1);
+	/* new files: 0644 or 0600, & ~umask */
+	unlink(path);
+	old = umask(027);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	unlink(path);
+	assert_int_equal(atomic_file_open(&af, path, AF_PRIVATE), 0);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	umask(old);
+	/* ours with special bits: the permissions stay, the bits go */
+	assert_int_equal(chmod(path, 06755), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0), 0);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	/* /dev/fd/N is that descriptor; a read-only one is refused */
+	assert_int_equal(pipe(p), 0);
+	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", p[1]);
+	assert_int_equal(atomic_file_open(&af, fdpath, 0), 0);
+	assert_null(af.tmp);
+	fputs("through the pipe\n", af.f);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	close(p[1]);
+	assert_int_equal(read(p[0], buf, sizeof(buf)), 17);
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", p[0]);
+	assert_int_equal(atomic_file_open(&af, fdpath, 0), -1);
+	close(p[0]);
+	/* a link of another user is never followed (root can make one to test it) */
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink("out", link), 0);
+	if (geteuid() == 0 && lchown(link, 65534, 65534) == 0) {
+		assert_int_equal(atomic_file_open(&af, link, 0), -1);
+		snprintf(path, sizeof(path), "%s/link/x", dir);
+		assert_int_equal(atomic_file_open(&af, path, 0), -1);
+	}
+	unlink(link);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	unlink(path);
+	/* an empty path, a trailing slash */
+	assert_int_equal(atomic_file_open(&af, "", 0), -1);
+	snprintf(path, sizeof(path), "%s/", dir);
+	assert_int_equal(atomic_file_open(&af, path, 0), -1);
+	assert_int_equal(count_entries(dir), 0);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +273,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_ulong_and_pids),
 	    cmocka_unit_test(test_atomic_file),
 	    cmocka_unit_test(test_atomic_file_devices_and_links),
+	    cmocka_unit_test(test_atomic_file_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
