@@ -5,7 +5,8 @@
 # The one install list: everything a build, a test or a benchmark needs on a fresh Debian 12 machine.
 APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
-             stress-ng paxtest linux-perf util-linux procps tar
+             stress-ng paxtest linux-perf util-linux procps tar chromium \
+             runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev
 APT_MAP   := linux-source-6.1 cscope xz-utils
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 

@@ -35,7 +35,8 @@ struct kf_abi_desc {
 	uint32_t audit_arch; /* AUDIT_ARCH_* that PTRACE_GET_SYSCALL_INFO reports for its calls */
 	uint64_t nr_flag;    /* where ABIs share an audit arch, the bit marking its numbers (x32's __X32_SYSCALL_BIT) */
 	bool bpf;	     /* the bpf backend records it: its KF_BPF_ABI_* number (src/bpf/kfrec.h) is id */
-	const char *strace_mode; /* strace -c's name for it: "System call usage summary for 32 bit mode:" */
+	const char *strace_mode;  /* strace -c's name for it: "System call usage summary for 32 bit mode:" */
+	const char *seccomp_arch; /* libseccomp's and OCI runtime-spec's SCMP_ARCH_* for it; NULL: none */
 	/* the kernel */
 	const char
 	    *kallsyms[3];	/* prefixes of its entry points in /proc/kallsyms, most specific first; none: unknown */

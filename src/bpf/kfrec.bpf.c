@@ -48,6 +48,7 @@ __u64 lost_stats;  /* stats hash full */
 __u64 nstats;	   /* stats entries created (the user side deletes those of ended processes) */
 __u64 lost_tasks;  /* task storage could not be created */
 __s64 npending;	   /* entries in `pending`: while 0, an unfollowed task costs one storage lookup */
+struct kf_cpu_count cpu_calls[KF_BPF_CPU_MAX]; /* read only for the live progress line */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -169,6 +170,7 @@ static __always_inline void account(__u32 proc, __u8 abi, __s32 nr, __u16 err, _
 	}
 	/* Atomic: the syscall tracepoints may be preempted on this kernel, and a per-CPU value is shared. */
 	__sync_fetch_and_add(&v->calls, 1);
+	__sync_fetch_and_add(&cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls, 1);
 	if (ns)
 		__sync_fetch_and_add(&v->ns, ns);
 }

@@ -23,6 +23,13 @@
 #define KF_BPF_FILENAME_MAX 512
 #define KF_BPF_ARGS_MAX	    2048
 
+/* Calls accounted, per CPU, a cache line each: the live progress line's count, summed by the user side. */
+#define KF_BPF_CPU_MAX 256
+struct kf_cpu_count {
+	__u64 calls;
+	__u64 pad[7];
+};
+
 /* Per-task state, kept in task storage: it dies with the task. */
 enum kf_task_state {
 	KF_TASK_WAIT_EXEC = 0, /* the started command before its execve: its calls are kfootprint's */

@@ -4,17 +4,18 @@
 
 #include <string.h>
 
-/* A row a line, so that commands added at the same time merge cleanly. */
-/* clang-format off */
+/* one row a line, so that adding a command is a one-line change */
+// clang-format off
 const struct kf_command *const kf_commands[] = {
     &kf_cmd_record,
     &kf_cmd_report,
     &kf_cmd_map,
     &kf_cmd_diff,
     &kf_cmd_merge,
+    &kf_cmd_seccomp,
     NULL,
 };
-/* clang-format on */
+// clang-format on
 
 const struct kf_command *kf_command_find(const char *name)
 {

@@ -30,6 +30,7 @@ struct record_opts {
 	const char *backend; /* -b: auto, ptrace, bpf */
 	const char *label;
 	const char *map; /* --map[=FORMAT]: the kernel map after the report */
+	bool quiet;	 /* -q: no live status line */
 };
 
 static int opt_pid(const char *value, void *opts)
@@ -83,6 +84,8 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
+    OPT_BOOL('q', "quiet", R, quiet,
+	     "no live status line (elapsed, calls/s, processes alive, lost events), drawn on a terminal otherwise"),
     OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
     OPT_HELP(),
     OPT_END(),
@@ -196,14 +199,19 @@ struct report_job {
 	const struct footprint *fp;
 };
 
-/* The report, then the kernel map when --map asked for it, in one stream. */
+/*
+ * The report, then the kernel map when --map asked for it, in one stream; an HTML page shows the map itself
+ * (text after </html> would not be part of the page).
+ */
 static int render_report(FILE *out, const void *ctx)
 {
 	const struct report_job *job = ctx;
 
 	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
 		return -1;
-	return job->o->map ? map_render_attached(job->fp, job->o->map, out) : 0;
+	if (!job->o->map || !strcmp(job->o->format, "html"))
+		return 0;
+	return map_render_attached(job->fp, job->o->map, out);
 }
 
 /* -o, --report and --log, opened before the workload starts so that a bad path costs no run. */
@@ -390,9 +398,12 @@ static int cmd_record(int argc, char **argv)
 			goto out;
 	}
 	o.trace.stop = &stop_signal;
+	/* A status line only where a person watches: never into a file or a pipe that a report may share. */
+	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
 	install_stop_handlers();
 	fp__start(fp);
 	rc = be->run(&o.trace, fp);
+	trace_progress_clear();
 	/* Whatever is left of the workload is stopped, or left running with --keep-running (and said so). */
 	contain_end(o.trace.contain);
 	if (rc < 0)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const struct renderer *const renderers[] = {
-    &renderer_text, &renderer_strace, &renderer_rst, &renderer_tree, &renderer_json, &renderer_csv,
+    &renderer_text, &renderer_strace, &renderer_rst, &renderer_tree, &renderer_json, &renderer_csv, &renderer_html,
 };
 
 #define NRENDERERS (sizeof(renderers) / sizeof(renderers[0]))

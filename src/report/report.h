@@ -34,5 +34,6 @@ extern const struct renderer renderer_rst;
 extern const struct renderer renderer_tree;
 extern const struct renderer renderer_json;
 extern const struct renderer renderer_csv;
+extern const struct renderer renderer_html;
 
 #endif

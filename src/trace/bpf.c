@@ -165,6 +165,17 @@ static void try_reap(struct bpf_session *s)
 	}
 }
 
+/* The live status line: calls from the kernel side's per-CPU counters, losses from its .bss. */
+static void progress(struct bpf_session *s)
+{
+	const struct kfrec_bpf__bss *b = s->skel->bss;
+	uint64_t calls = 0;
+
+	for (int i = 0; i < KF_BPF_CPU_MAX; i++)
+		calls += __atomic_load_n(&b->cpu_calls[i].calls, __ATOMIC_RELAXED);
+	trace_progress(s->opts, s->fp, calls, s->nlive, b->lost_events + b->lost_stats + b->lost_tasks);
+}
+
 /* Observes until every followed task has ended, or until -d / a stop signal ends observation. */
 static int observe(struct bpf_session *s)
 {
@@ -181,6 +192,8 @@ static int observe(struct bpf_session *s)
 		if (n < 0 && n != -EINTR)
 			return error("bpf: reading the event ring: %s", strerror(-n));
 		try_reap(s);
+		if (o->progress)
+			progress(s);
 		/* Half full: move the final counts of ended processes out, so long workloads never fill it. */
 		if (__atomic_load_n(&s->skel->bss->nstats, __ATOMIC_RELAXED) - s->stats_drained >
 			bpf_map__max_entries(s->skel->maps.stats) / 2 &&

@@ -321,6 +321,8 @@ static void signal_groups(struct pt_state *st, int sig)
 static void check_end(struct pt_state *st)
 {
 	pt_tick = 0;
+	if (st->opts->progress)
+		trace_progress(st->opts, st->fp, fp__total_calls(st->fp), st->ngroups, st->fp->lost_events);
 	if (trace_end_step(&st->end, st->opts, st->fp) == TRACE_END_DETACH)
 		pt_tasks_each(st, interrupt_task);
 }

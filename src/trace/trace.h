@@ -33,6 +33,7 @@ struct trace_opts {
 	volatile sig_atomic_t *stop;
 	/* A started command's containment (trace/contain.h): how every process of it is stopped or left running. */
 	struct contain *contain;
+	bool progress; /* draw the live status line on stderr (a terminal, no -q) */
 };
 
 struct backend {
@@ -105,6 +106,15 @@ long trace_status_field(pid_t pid, const char *field);
 int trace_check_pids(pid_t *pids, size_t *npids);
 /* Reads comm, exe and argv of a live process from /proc into p (best effort). */
 void trace_read_proc(struct fp_proc *p);
+
+/*
+ * The live status line (progress.c), when opts->progress: backends call trace_progress() often (it draws at most
+ * 4 times a second, after the first second) with the calls counted so far, the processes alive and the events
+ * lost; trace_progress_clear() erases it before the report.
+ */
+void trace_progress(const struct trace_opts *opts, const struct footprint *fp, uint64_t calls, uint64_t alive,
+		    uint64_t lost);
+void trace_progress_clear(void);
 
 /* Shared by backends: drops to the user named in opts->user (uid, gid, groups). Returns 0 or -1. */
 int trace_drop_privileges(const char *user);

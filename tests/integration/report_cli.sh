@@ -142,8 +142,8 @@ else
 fi
 
 # --- usage errors ------------------------------------------------------------------------------------------
-"$KF" report -F html "$SAMPLE" >/dev/null 2>"$T/err"
-eq "unknown format: exit 1, one line" "1 kfootprint: unknown format 'html': expected one of text, strace, rst, tree, json, csv" "$? $(cat "$T/err")"
+"$KF" report -F pdf "$SAMPLE" >/dev/null 2>"$T/err"
+eq "unknown format: exit 1, one line" "1 kfootprint: unknown format 'pdf': expected one of text, strace, rst, tree, json, csv, html" "$? $(cat "$T/err")"
 "$KF" report >/dev/null 2>"$T/err"
 eq "no file: exit 1" "1 kfootprint: no footprint to report: see 'kfootprint report --help'" "$? $(cat "$T/err")"
 "$KF" report "$SAMPLE" "$SAMPLE" >/dev/null 2>"$T/err"

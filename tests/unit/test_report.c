@@ -39,9 +39,9 @@ static void test_table(void **state)
 {
 	assert_non_null(renderer_find("text"));
 	assert_non_null(renderer_find("csv"));
-	assert_null(renderer_find("html"));
+	assert_null(renderer_find("pdf"));
 	assert_null(renderer_find(""));
-	assert_string_equal(renderer_names(), "text, strace, rst, tree, json, csv");
+	assert_string_equal(renderer_names(), "text, strace, rst, tree, json, csv, html");
 	for (const char *n = "text\0strace\0rst\0tree\0json\0csv\0"; *n; n += strlen(n) + 1)
 		assert_string_equal(renderer_find(n)->name, n);
 }
@@ -122,6 +122,33 @@ static void test_tree_deep_chain_and_names(void **state)
 	assert_non_null(line);
 	assert_memory_equal(line - 3, "   1004999  c", 13); /* depth 4999: 1 + 9998 spaces */
 	assert_int_equal(strspn(line - 9999, " "), 9999);
+	free(out);
+	fp__free(fp);
+}
+
+/* Hostile strings stay text; a 5000-deep fork chain draws (no recursion); the page is one document. */
+static void test_html_escapes_and_deep_chain(void **state)
+{
+	struct footprint *fp = fp__new();
+	char *out;
+
+	for (int i = 0; i < 5000; i++) {
+		struct fp_proc *p = fp__proc_new(fp, 1000000 + i, i ? 1000000 + i - 1 : 1, 0);
+
+		snprintf(p->comm, sizeof(p->comm), "%s", i == 1 ? "<b>\"'&\xff" : "c");
+		if (i == 2)
+			fp__open(fp, p, "/tmp/<script>x</script>", 0, 0, 1);
+	}
+	fp->argv = sample_argv("sh", "-c", "<img src=x>");
+	out = render("html", fp);
+	assert_non_null(strstr(out, "&lt;b&gt;&quot;&#39;&amp;\\xff"));
+	assert_non_null(strstr(out, "/tmp/&lt;script&gt;x&lt;/script&gt;"));
+	assert_non_null(strstr(out, "&#39;&lt;img src=x&gt;&#39;"));
+	assert_null(strstr(out, "<b>\"'"));
+	assert_null(strstr(out, "<img"));
+	assert_ptr_equal(strstr(out, "<script"), strstr(out, "<script>document"));
+	assert_non_null(strstr(out, "1004999 c</text>"));
+	assert_string_equal(out + strlen(out) - 15, "</body></html>\n");
 	free(out);
 	fp__free(fp);
 }
@@ -326,6 +353,7 @@ int main(void)
 	    cmocka_unit_test(test_strace_ties_and_widths),
 	    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_tree_deep_chain_and_names),
+	    cmocka_unit_test(test_html_escapes_and_deep_chain),
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_text_incomplete_attached_signal),

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kfootprint seccomp: a footprint as an OCI runtime-spec "linux.seccomp" object (what runc, crun, Podman and
+ * Docker read): deny by default with an errno, allow what the workload was seen calling.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/abi.h"
+#include "abi/syscalls.h"
+#include "cmd/cmd.h"
+#include "footprint/footprint.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/json_writer.h"
+#include "util/xalloc.h"
+
+struct seccomp_opts {
+	const char *output;	   /* -o */
+	const char *default_errno; /* --default-errno */
+	bool no_runtime;	   /* --no-runtime */
+	const char *input;
+};
+
+static const char *errno_choices(void)
+{
+	return "ENOSYS, EPERM";
+}
+
+#define S struct seccomp_opts
+static const struct kf_option options[] = {
+    OPT_STRING('o', "output", S, output, "OUT", "write the profile to OUT instead of standard output, atomically"),
+    OPT_CHOICE(
+	0, "default-errno", S, default_errno, "ERRNO", errno_choices,
+	"%s: what a call the footprint does not have fails with (default ENOSYS, so that libc's fallbacks work)"),
+    OPT_BOOL(0, "no-runtime", S, no_runtime,
+	     "allow only the footprint's calls, not those runc's init makes between loading the filter and its exec"),
+    OPT_HELP(),
+    OPT_END(),
+};
+#undef S
+
+/*
+ * What runc's init (runc 1.1, noNewPrivileges true as `runc spec` writes it) calls on its own thread after it
+ * loaded the filter and before the workload's first instruction: it closes its sync pipe, reopens the exec FIFO
+ * through /proc/self/fd and writes to it, checks with fstatfs that /proc/self/fd is procfs and lists it to close
+ * what the workload must not inherit, then execs the workload; the Go runtime on that thread may wait on
+ * futexes, sleep, yield, poll, take a preemption signal (tgkill to itself, rt_sigreturn) and map memory. Read
+ * from `strace -f runc run`, from its prctl(PR_SET_SECCOMP) to the execve; tests/integration/seccomp_runc.sh
+ * shows runc's init failing without them. A name not in an ABI's table is left out for it.
+ */
+static const char *const runtime_calls[] = {
+    /* runc's init */
+    "close",
+    "openat",
+    "write",
+    "getpid",
+    "fcntl",
+    "fstatfs",
+    "getdents64",
+    "epoll_ctl",
+    "execve",
+    /* the Go runtime on its thread */
+    "futex",
+    "nanosleep",
+    "sched_yield",
+    "epoll_pwait",
+    "gettid",
+    "tgkill",
+    "rt_sigreturn",
+    "rt_sigprocmask",
+    "mmap",
+    "munmap",
+    "madvise",
+};
+
+/* Syscall names, each once (a profile holds a few hundred at most). */
+struct name_set {
+	const char **names;
+	size_t n, cap;
+};
+
+static bool name_set_has(const struct name_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->names[i], name))
+			return true;
+	return false;
+}
+
+static void name_set_add(struct name_set *set, const char *name)
+{
+	if (name_set_has(set, name))
+		return;
+	if (set->n == set->cap) {
+		set->cap = set->cap ? 2 * set->cap : 64;
+		set->names = xrealloc(set->names, set->cap * sizeof(*set->names));
+	}
+	set->names[set->n++] = name;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+struct profile {
+	const char *arches[KF_ABI_NR]; /* SCMP_ARCH_* of every ABI used, in descriptor order */
+	size_t narches;
+	struct name_set allow;
+	struct name_set enosys; /* probes: every call failed with ENOSYS, none allowed by another ABI */
+	int default_errno;
+};
+
+/* A call is a probe when it only ever failed, and only with ENOSYS: the workload already copes with that. */
+static bool is_enosys_probe(const struct fp_sysstat *s)
+{
+	return s->calls && s->errors == s->calls && s->nerrnos == 1 && s->errnos[0].err == ENOSYS;
+}
+
+/*
+ * Argument filters would go here: runtime-spec can compare an argument (SCMP_CMP_EQ, SCMP_CMP_MASKED_EQ...),
+ * which would express the socket families or clone flags a workload used. The footprint does not record
+ * argument values yet, so every allowed call is allowed whatever its arguments.
+ */
+
+static int build(const struct footprint *fp, const char *what, bool runtime, struct profile *p)
+{
+	struct fp_sysstat **all = fp_sctab_sorted(&fp->syscalls, NULL);
+	bool used[KF_ABI_NR] = {false};
+	const char *machine = NULL;
+	enum kf_abi first = KF_ABI_NR;
+	int ret = 0;
+
+	if (!fp->syscalls.count) {
+		free(all);
+		return error("'%s': no syscalls recorded: a profile from it would deny everything", what);
+	}
+	for (size_t i = 0; i < fp->syscalls.count; i++)
+		used[all[i]->abi] = true;
+	for (int a = 0; a < KF_ABI_NR; a++) {
+		const struct kf_abi_desc *d = kf_abi_get((enum kf_abi)a);
+
+		if (!used[a])
+			continue;
+		if (!d->seccomp_arch) {
+			ret = error("'%s': seccomp has no architecture for the %s calls it holds", what, d->name);
+			goto out;
+		}
+		/* A process runs the ABIs of one machine (x86_64, i386, x32): a profile mixing machines is a mistake.
+		 */
+		if (machine && strcmp(machine, d->tree_arch)) {
+			ret = error(
+			    "'%s': its calls are of ABIs of different machines (%s and %s): one profile serves one",
+			    what, kf_abi_name(first), d->name);
+			goto out;
+		}
+		if (!machine) {
+			machine = d->tree_arch;
+			first = (enum kf_abi)a;
+		}
+		p->arches[p->narches++] = d->seccomp_arch;
+	}
+	for (size_t i = 0; i < fp->syscalls.count; i++) {
+		const struct fp_sysstat *s = all[i];
+
+		/*
+		 * runtime-spec names calls, and the runtime resolves names per architecture: a number with no name
+		 * cannot be allowed. A probe of one fails with ENOSYS anyway when that is the default.
+		 */
+		if (!kf_syscall_by_nr(s->abi, s->nr)) {
+			if (!is_enosys_probe(s) || p->default_errno != ENOSYS)
+				warning("'%s': %s syscall %d has no name a profile can hold: it fails with the default "
+					"errno",
+					what, kf_abi_name(s->abi), s->nr);
+			continue;
+		}
+		if (!is_enosys_probe(s))
+			name_set_add(&p->allow, s->name);
+	}
+	for (size_t i = 0; i < fp->syscalls.count; i++) {
+		const struct fp_sysstat *s = all[i];
+
+		if (kf_syscall_by_nr(s->abi, s->nr) && is_enosys_probe(s) && !name_set_has(&p->allow, s->name))
+			name_set_add(&p->enosys, s->name);
+	}
+	for (size_t i = 0; runtime && i < sizeof(runtime_calls) / sizeof(runtime_calls[0]); i++)
+		for (int a = 0; a < KF_ABI_NR; a++)
+			if (used[a] && kf_syscall_by_name((enum kf_abi)a, runtime_calls[i])) {
+				name_set_add(&p->allow, runtime_calls[i]);
+				break;
+			}
+	/* a probe that the runtime needs is allowed: the runtime made it, not the workload */
+	for (size_t i = 0; i < p->enosys.n;)
+		if (name_set_has(&p->allow, p->enosys.names[i]))
+			p->enosys.names[i] = p->enosys.names[--p->enosys.n];
+		else
+			i++;
+	qsort(p->allow.names, p->allow.n, sizeof(*p->allow.names), cmp_str);
+	if (p->enosys.n)
+		qsort(p->enosys.names, p->enosys.n, sizeof(*p->enosys.names), cmp_str);
+out:
+	free(all);
+	return ret;
+}
+
+static void write_rule(json_writer_t *w, const struct name_set *set, const char *action, int err)
+{
+	jsonw_start_object(w);
+	jsonw_name(w, "names");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < set->n; i++)
+		jsonw_string(w, set->names[i]);
+	jsonw_end_array(w);
+	jsonw_string_field(w, "action", action);
+	if (err)
+		jsonw_u64_field(w, "errnoRet", (uint64_t)err);
+	jsonw_end_object(w);
+}
+
+static int write_profile(FILE *out, const void *ctx)
+{
+	const struct profile *p = ctx;
+	json_writer_t *w = jsonw_new(out);
+	bool bad;
+
+	jsonw_start_object(w);
+	jsonw_string_field(w, "defaultAction", "SCMP_ACT_ERRNO");
+	jsonw_u64_field(w, "defaultErrnoRet", (uint64_t)p->default_errno);
+	jsonw_name(w, "architectures");
+	jsonw_start_array_inline(w);
+	for (size_t i = 0; i < p->narches; i++)
+		jsonw_string(w, p->arches[i]);
+	jsonw_end_array(w);
+	jsonw_name(w, "syscalls");
+	jsonw_start_array(w);
+	if (p->allow.n)
+		write_rule(w, &p->allow, "SCMP_ACT_ALLOW", 0);
+	/* with ENOSYS as the default they are denied alike; with EPERM they must still fail the way they did */
+	if (p->enosys.n && p->default_errno != ENOSYS)
+		write_rule(w, &p->enosys, "SCMP_ACT_ERRNO", ENOSYS);
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
+	bad = ferror(out) != 0;
+	if (bad && !errno)
+		errno = EIO;
+	return bad ? -1 : 0;
+}
+
+/* 0, 1 for --help, -1 after a message. */
+static int parse_opts(int argc, char **argv, struct seccomp_opts *o)
+{
+	int i = kf_command_parse(&kf_cmd_seccomp, 0, argc, argv, o);
+
+	if (i < 0)
+		return i == KF_PARSE_HELP ? 1 : -1;
+	if (strcmp(o->default_errno, "ENOSYS") && strcmp(o->default_errno, "EPERM"))
+		return error("unknown errno '%s' for --default-errno: expected one of %s", o->default_errno,
+			     errno_choices());
+	if (i == argc)
+		return error("no footprint to make a profile of: see 'kfootprint seccomp --help'");
+	if (argc - i > 1)
+		return error("one footprint at a time, got %d files", argc - i);
+	o->input = argv[i];
+	return 0;
+}
+
+static int cmd_seccomp(int argc, char **argv)
+{
+	struct seccomp_opts o = {.default_errno = "ENOSYS"};
+	struct profile p = {0};
+	struct atomic_file af = {0};
+	struct footprint *fp = NULL;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc) {
+		if (rc > 0)
+			kf_command_help(&kf_cmd_seccomp, stdout);
+		return rc > 0 ? 0 : 1;
+	}
+	p.default_errno = fp_errno_parse(o.default_errno);
+	/*
+	 * Opened before any work, so that a bad path costs none. The profile holds only syscall names, but it is
+	 * derived from the footprint: no more readable than it.
+	 */
+	if (o.output && atomic_file_open(&af, o.output, atomic_file_flags_like(o.input)) < 0)
+		return 1;
+	rc = 1;
+	fp = fp__load(o.input);
+	if (!fp || build(fp, o.input, !o.no_runtime, &p) < 0)
+		goto out;
+	if (!fp->complete)
+		warning("'%s': the footprint is incomplete (%s): the profile may lack calls", o.input,
+			fp->incomplete_why ? fp->incomplete_why : "unknown why");
+	if (o.output)
+		rc = atomic_file_finish(&af, write_profile, &p) < 0;
+	else
+		rc = atomic_file_write(NULL, 0, stdout, write_profile, &p) < 0;
+out:
+	atomic_file_abort(&af);
+	free(p.allow.names);
+	free(p.enosys.names);
+	fp__free(fp);
+	return rc;
+}
+
+const struct kf_command kf_cmd_seccomp = {
+    .name = "seccomp",
+    .fn = cmd_seccomp,
+    .summary = "an OCI seccomp profile (runc, crun, Podman, Docker) allowing what a footprint calls",
+    .synopsis = "kfootprint seccomp [--default-errno ENOSYS|EPERM] [--no-runtime] [-o OUT] FILE.json",
+    .description =
+	"Writes the runtime-spec 'linux.seccomp' object for a footprint: every call the footprint has is allowed,\n"
+	"on every architecture (ABI) it used; any other call fails with ENOSYS (or EPERM); a call that only ever\n"
+	"failed with ENOSYS (a probe) keeps failing with ENOSYS. The calls runc's init makes after loading the\n"
+	"filter (execve among them) are allowed too, unless --no-runtime. Arguments are not filtered.",
+    .options = options,
+    .opts_size = sizeof(struct seccomp_opts),
+    .examples = "  kfootprint -o app.json -- ./app; kfootprint seccomp -o seccomp.json app.json\n"
+		"  jq --slurpfile s seccomp.json '.linux.seccomp = $s[0]' config.json    into a bundle's config\n"
+		"  kfootprint seccomp --default-errno EPERM app.json\n",
+};
