@@ -11,6 +11,7 @@ const struct kf_command *const kf_commands[] = {
     &kf_cmd_report,
     &kf_cmd_map,
     &kf_cmd_diff,
+    &kf_cmd_merge,
     &kf_cmd_seccomp,
     NULL,
 };

@@ -31,6 +31,7 @@ extern const struct kf_command kf_cmd_record;
 extern const struct kf_command kf_cmd_report;
 extern const struct kf_command kf_cmd_map;
 extern const struct kf_command kf_cmd_diff;
+extern const struct kf_command kf_cmd_merge;
 extern const struct kf_command kf_cmd_seccomp;
 
 /* Every command, in the order `kfootprint --help` lists them; NULL-terminated. */

@@ -31,6 +31,37 @@ void fp_argv_free(char **argv)
 	free(argv);
 }
 
+char **fp_argv_dup(char *const *argv)
+{
+	size_t n = 0;
+	char **v;
+
+	if (!argv)
+		return NULL;
+	while (argv[n])
+		n++;
+	v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(argv[i]);
+	return v;
+}
+
+void fp_source_release(struct fp_source *s)
+{
+	free(s->digest);
+	free(s->tool);
+	free(s->host_kernel);
+	free(s->host_arch);
+	free(s->label);
+	free(s->user);
+	free(s->backend);
+	free(s->started_at);
+	free(s->incomplete_why);
+	fp_argv_free(s->argv);
+	free(s->attached_pids);
+	memset(s, 0, sizeof(*s));
+}
+
 static void proc_free(struct fp_proc *p)
 {
 	free(p->exe);
@@ -69,6 +100,9 @@ void fp__free(struct footprint *fp)
 		if (fp->attachments[i].free)
 			fp->attachments[i].free(fp->attachments[i].data);
 	free(fp->attachments);
+	for (uint32_t i = 0; i < fp->nsources; i++)
+		fp_source_release(&fp->sources[i]);
+	free(fp->sources);
 	for (size_t i = 0; i < fp->ninterned; i++)
 		free(fp->interned[i]);
 	free(fp->interned);
@@ -199,6 +233,9 @@ void fp_sctab_release(struct fp_sctab *t)
 {
 	for (uint32_t i = 0; i < t->cap; i++) {
 		if (t->slots[i]) {
+			for (uint32_t j = 0; j < t->slots[i]->nper_source; j++)
+				free(t->slots[i]->per_source[j].errnos);
+			free(t->slots[i]->per_source);
 			free(t->slots[i]->errnos);
 			free(t->slots[i]);
 		}
@@ -495,7 +532,10 @@ uint64_t fp__total_errors(const struct footprint *fp)
 
 struct fp_proc *fp__parent(const struct footprint *fp, const struct fp_proc *p)
 {
-	/* The latest process with that pid that started no later than the child: pids are reused. */
+	/*
+	 * The latest process with that pid that started no later than the child: pids are reused. In a merged
+	 * footprint, pids are those of the child's source.
+	 */
 	struct fp_proc *best = NULL;
 
 	for (size_t i = 0; i < fp->nprocs; i++) {
@@ -503,7 +543,7 @@ struct fp_proc *fp__parent(const struct footprint *fp, const struct fp_proc *p)
 
 		if (q == p)
 			break;
-		if (q->pid == p->ppid && q->start_s <= p->start_s)
+		if (q->pid == p->ppid && q->source == p->source && q->start_s <= p->start_s)
 			best = q;
 	}
 	return best;

@@ -64,6 +64,14 @@ struct fp_attachment {
 	void (*free)(void *data);
 };
 
+/* One source's share of a workload-wide syscall row of a merged footprint (struct fp_source). */
+struct fp_srcstat {
+	uint32_t source; /* index in footprint.sources */
+	uint64_t calls, errors, time_ns;
+	struct fp_errno_count *errnos; /* sorted by err */
+	uint32_t nerrnos;
+};
+
 /* Aggregate for one (ABI, syscall number). */
 struct fp_sysstat {
 	const char *name; /* interned; from the table, or from a loaded JSON for unknown rows */
@@ -74,7 +82,9 @@ struct fp_sysstat {
 	uint64_t time_ns;	       /* time in the call, entry to exit, summed */
 	struct fp_errno_count *errnos; /* sorted by err; global table only */
 	uint32_t nerrnos, errnos_cap;
-	struct fp_annot annot; /* global table only */
+	struct fp_annot annot;	       /* global table only */
+	struct fp_srcstat *per_source; /* merged footprints, global table only: sorted by source, none empty */
+	uint32_t nper_source, per_source_cap;
 };
 
 /* A small hash of (abi, nr) -> fp_sysstat, shared by the workload-wide and per-process views. */
@@ -92,7 +102,8 @@ struct fp_file {
 };
 
 struct fp_proc {
-	pid_t pid; /* thread-group id */
+	uint32_t source; /* merged footprints: index in footprint.sources (pids are per source); else 0 */
+	pid_t pid;	 /* thread-group id */
 	pid_t ppid;
 	char comm[16];
 	char *exe;
@@ -108,6 +119,22 @@ struct fp_proc {
 	uint32_t files_cap, nfiles;
 	struct fp_proc *hash_next; /* private to footprint.c */
 	bool live;		   /* private: in the pid hash */
+};
+
+/*
+ * One footprint that went into a merged one (`kfootprint merge`): its header, named by the SHA-256 of the
+ * footprint it was (digest), so that merging it again keeps it once. A footprint that is not merged has none.
+ */
+struct fp_source {
+	char *digest; /* 64 hex digits */
+	char *tool, *host_kernel, *host_arch, *label, *user, *backend, *started_at, *incomplete_why;
+	char **argv;
+	pid_t *attached_pids;
+	uint32_t nattached;
+	double elapsed_s;
+	struct fp_exit exit;
+	bool complete;
+	uint64_t lost_events;
 };
 
 struct footprint {
@@ -133,6 +160,9 @@ struct footprint {
 
 	struct fp_attachment *attachments; /* results of the annotate stage, in the order they were attached */
 	size_t nattachments;
+
+	struct fp_source *sources; /* merged footprints only: what went in, in their order (merge.h) */
+	uint32_t nsources;
 
 	/* private to footprint.c */
 	struct fp_proc **pid_hash;
@@ -169,6 +199,10 @@ void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, 
 void fp__proc_set_argv(struct fp_proc *p, char **argv); /* takes ownership of a NULL-terminated vector */
 /* Frees a NULL-terminated vector of strings (NULL is fine). */
 void fp_argv_free(char **argv);
+/* A copy of a NULL-terminated vector (NULL gives NULL). */
+char **fp_argv_dup(char *const *argv);
+/* Frees what a source holds (not the struct). */
+void fp_source_release(struct fp_source *s);
 
 /* --- syscalls --- */
 /*

@@ -24,6 +24,7 @@
 #include "util/input.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -50,6 +51,7 @@ struct loader {
 	char *schema_msg;   /* the schema's problem */
 	bool schema_seen;   /* a good one */
 	bool syscalls_read; /* the workload-wide syscalls[] */
+	size_t proc_source; /* 1 + the index of the first process with a "source" (merged footprints) */
 	struct pending *pending;
 	size_t npending, pending_cap;
 };
@@ -486,10 +488,84 @@ static int get_errnos(struct loader *ld, const char *ctx, struct fp_errno_count 
 	return ev == JR_OBJECT_END ? 0 : -1;
 }
 
+/* One source's share of a merged footprint's row (footprint/merge.h); its index is checked at the end. */
+static int load_share(struct loader *ld, const char *ctx, struct fp_srcstat *ps)
+{
+	static const char *const names[] = {"source", "calls", "errors", "time_s", "errnos"};
+	enum { SOURCE, CALLS, ERRORS, TIME, ERRNOS };
+	struct fp_errno_count *errs = NULL;
+	size_t nerrs = 0;
+	uint32_t seen = 0;
+	int k, rc, source = 0;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
+		case CALLS: rc = get_count(ld, ctx, "calls", COUNT_MAX, &ps->calls); break;
+		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &ps->errors); break;
+		case TIME: rc = get_ns(ld, ctx, "time_s", &ps->time_ns); break;
+		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			break;
+	}
+	ps->errnos = errs;
+	ps->nerrnos = (uint32_t)nerrs;
+	if (rc < 0)
+		return -1;
+	if (!(seen & 1u << SOURCE) || !(seen & 1u << CALLS))
+		return fail(ld, ctx, seen & 1u << SOURCE ? "calls" : "source", "missing");
+	if (ps->errors > ps->calls)
+		return fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)ps->errors);
+	ps->source = (uint32_t)source;
+	return 0;
+}
+
+/* A merged footprint's row: each source's share, by source index. */
+static int load_per_source(struct loader *ld, const char *ctx, struct fp_srcstat **out, uint32_t *n)
+{
+	enum jr_event ev;
+	size_t cap = 0;
+	int rc = value_of(ld, ctx, "per_source", JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
+		char sub[256];
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.per_source[%u]", ctx, *n);
+		if (ev != JR_OBJECT)
+			return fail(ld, sub, NULL, "expected object");
+		XGROW(*out, cap, (size_t)*n + 1);
+		memset(&(*out)[*n], 0, sizeof(**out));
+		if (load_share(ld, sub, &(*out)[*n]) < 0) {
+			free((*out)[*n].errnos);
+			return -1;
+		}
+		if (*n && (*out)[*n].source <= (*out)[*n - 1].source)
+			return fail(ld, sub, "source", "out of order or listed twice");
+		(*n)++;
+	}
+	return 0;
+}
+
+static void shares_free(struct fp_srcstat *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(v[i].errnos);
+	free(v);
+}
+
 static int load_syscall(struct loader *ld, const char *ctx)
 {
-	static const char *const names[] = {"name", "abi", "nr", "calls", "errors", "time_s", "errnos", "class"};
-	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS };
+	static const char *const names[] = {"name",   "abi",	"nr",	 "calls",     "errors",
+					    "time_s", "errnos", "class", "per_source"};
+	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE };
+	struct fp_srcstat *shares = NULL;
+	uint32_t nshares = 0;
 	char *name = NULL, *abi_s = NULL, *klass = NULL;
 	struct fp_errno_count *errs = NULL;
 	size_t nerrs = 0;
@@ -520,6 +596,7 @@ static int load_syscall(struct loader *ld, const char *ctx)
 		case TIME: rc = get_ns(ld, ctx, "time_s", &time_ns); break;
 		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
 		case CLASS: rc = get_str(ld, ctx, "class", &klass); break;
+		case PER_SOURCE: rc = load_per_source(ld, ctx, &shares, &nshares); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -576,8 +653,23 @@ static int load_syscall(struct loader *ld, const char *ctx)
 		s->annot.klass = fp__intern(ld->fp, klass);
 	for (size_t i = 0; i < nerrs; i++)
 		fp_sysstat_add_errno(s, errs[i].err, errs[i].count);
+	s->per_source = shares;
+	s->nper_source = s->per_source_cap = nshares;
+	shares = NULL;
+	nshares = 0;
 	rc = 0;
+	if (s->nper_source) {
+		uint64_t c = 0, e = 0;
+		bool over = false;
+
+		for (uint32_t i = 0; i < s->nper_source; i++)
+			over |= __builtin_add_overflow(c, s->per_source[i].calls, &c) ||
+				__builtin_add_overflow(e, s->per_source[i].errors, &e);
+		if (over || c != s->calls || e != s->errors)
+			rc = fail(ld, ctx, "per_source", "the sources' counts do not add up to the row's");
+	}
 out:
+	shares_free(shares, nshares);
 	free(name);
 	free(abi_s);
 	free(klass);
@@ -807,10 +899,29 @@ static void proc_release(struct fp_proc *p)
 
 static int load_proc(struct loader *ld, const char *ctx)
 {
-	static const char *const names[] = {"pid",	"ppid",	      "threads",     "execs",	   "attached", "comm",
-					    "exe",	"argv",	      "start_s",     "end_s",	   "exit",     "files",
-					    "syscalls", "opens_read", "opens_write", "open_errors"};
-	enum { PID, PPID, THREADS, EXECS, ATTACHED, COMM, EXE, ARGV, START, END, EXIT, FILES, SYSCALLS, RD, WR, ERRS };
+	static const char *const names[] = {"pid",	"ppid",	      "threads",     "execs",	    "attached", "comm",
+					    "exe",	"argv",	      "start_s",     "end_s",	    "exit",	"files",
+					    "syscalls", "opens_read", "opens_write", "open_errors", "source"};
+	enum {
+		PID,
+		PPID,
+		THREADS,
+		EXECS,
+		ATTACHED,
+		COMM,
+		EXE,
+		ARGV,
+		START,
+		END,
+		EXIT,
+		FILES,
+		SYSCALLS,
+		RD,
+		WR,
+		ERRS,
+		SOURCE
+	};
+	int source = 0;
 	struct fp_proc tmp = {.threads = 1, .end_s = -1}, *p;
 	uint64_t threads = 1, execs = 0, opens[3] = {0, 0, 0};
 	int pid = 0, ppid = 0, k, rc;
@@ -836,6 +947,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 		case RD:
 		case WR:
 		case ERRS: rc = get_count(ld, ctx, names[k], COUNT_MAX, &opens[k - RD]); break;
+		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -849,7 +961,10 @@ static int load_proc(struct loader *ld, const char *ctx)
 	}
 	if (!found)
 		tmp.end_s = -1;
+	if (seen & 1u << SOURCE && !ld->proc_source)
+		ld->proc_source = ld->fp->nprocs + 1;
 	p = fp__proc_new(ld->fp, pid, ppid, 0);
+	p->source = (uint32_t)source;
 	p->attached = tmp.attached;
 	p->exe = tmp.exe;
 	p->argv = tmp.argv;
@@ -1012,6 +1127,176 @@ static int load_workload(struct loader *ld)
 	return rc;
 }
 
+static bool valid_digest(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (; n < len; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return false;
+	return n == SHA256_HEX_LEN;
+}
+
+static int load_source_host(struct loader *ld, const char *ctx, struct fp_source *src)
+{
+	static const char *const names[] = {"kernel", "arch"};
+	enum jr_event ev;
+	uint32_t seen = 0;
+	char sub[96];
+	int k, rc = value_of(ld, ctx, "host", JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.host", ctx);
+	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0)
+		if ((k < 0 ? skip_value(ld) : get_str(ld, sub, names[k], k ? &src->host_arch : &src->host_kernel)) < 0)
+			return -1;
+	return rc;
+}
+
+static int load_source_pids(struct loader *ld, const char *ctx, struct fp_source *src)
+{
+	enum jr_event ev;
+	size_t cap = 0;
+	int rc = value_of(ld, ctx, "attached_pids", JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
+		int64_t x = -1;
+
+		if (ev == JR_ERROR)
+			return -1;
+		if (ev == JR_NUMBER && ld->jr.is_int) {
+			errno = 0;
+			x = strtoll(ld->jr.text.buf, NULL, 10);
+			x = errno ? -1 : x;
+		}
+		if (x <= 0 || x > INT_MAX)
+			return fail(ld, ctx, "attached_pids", "expected positive integers");
+		XGROW(src->attached_pids, cap, src->nattached + 1);
+		src->attached_pids[src->nattached++] = (pid_t)x;
+	}
+	return 0;
+}
+
+static int load_source_workload(struct loader *ld, const char *ctx, struct fp_source *src)
+{
+	static const char *const names[] = {"argv", "attached_pids", "label", "user"};
+	enum { ARGV, PIDS, LABEL, USER };
+	enum jr_event ev;
+	uint32_t seen = 0;
+	char sub[96];
+	int k, rc = value_of(ld, ctx, "workload", JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.workload", ctx);
+	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case ARGV: rc = get_argv(ld, sub, &src->argv); break;
+		case PIDS: rc = load_source_pids(ld, sub, src); break;
+		case LABEL: rc = get_str(ld, sub, "label", &src->label); break;
+		case USER: rc = get_str(ld, sub, "user", &src->user); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return rc;
+}
+
+/* One footprint that went into a merged one (footprint/merge.h). */
+static int load_source_members(struct loader *ld, const char *ctx, struct fp_source *src)
+{
+	static const char *const names[] = {"digest",	"tool",		  "host",	"workload",
+					    "backend",	"started_at",	  "elapsed_s",	"exit",
+					    "complete", "incomplete_why", "lost_events"};
+	enum { DIGEST, TOOL, HOST, WORKLOAD, BACKEND, STARTED, ELAPSED, EXIT, COMPLETE, WHY, LOST };
+	enum jr_event ev;
+	uint32_t seen = 0;
+	int k, rc;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case DIGEST:
+			rc = value_of(ld, ctx, "digest", JR_STRING, false, OPT, &ev);
+			if (rc > 0 && !valid_digest(ld->jr.text.buf, ld->jr.text.len))
+				return fail(ld, ctx, "digest", "expected %d lower-case hex digits", SHA256_HEX_LEN);
+			if (rc > 0)
+				src->digest = xstrndup(ld->jr.text.buf, ld->jr.text.len);
+			break;
+		case TOOL: rc = get_str(ld, ctx, "tool", &src->tool); break;
+		case HOST: rc = load_source_host(ld, ctx, src); break;
+		case WORKLOAD: rc = load_source_workload(ld, ctx, src); break;
+		case BACKEND: rc = get_str(ld, ctx, "backend", &src->backend); break;
+		case STARTED: rc = get_str(ld, ctx, "started_at", &src->started_at); break;
+		case ELAPSED: rc = get_seconds(ld, ctx, "elapsed_s", OPT, &src->elapsed_s, NULL); break;
+		case EXIT: rc = get_exit(ld, ctx, &src->exit); break;
+		case COMPLETE: rc = get_bool(ld, ctx, "complete", &src->complete); break;
+		case WHY: rc = get_str(ld, ctx, "incomplete_why", &src->incomplete_why); break;
+		case LOST: rc = get_count(ld, ctx, "lost_events", COUNT_MAX, &src->lost_events); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (rc < 0)
+		return -1;
+	if (!src->digest)
+		return fail(ld, ctx, "digest", "missing");
+	for (uint32_t i = 0; i < ld->fp->nsources; i++)
+		if (!strcmp(ld->fp->sources[i].digest, src->digest))
+			return fail(ld, ctx, "digest", "listed twice");
+	if (src->complete) {
+		free(src->incomplete_why);
+		src->incomplete_why = NULL;
+	} else if (!src->incomplete_why) {
+		src->incomplete_why = xstrdup("unknown");
+	}
+	return 0;
+}
+
+static int load_source(struct loader *ld, const char *ctx)
+{
+	struct fp_source src = {.complete = true};
+
+	if (load_source_members(ld, ctx, &src) < 0) {
+		fp_source_release(&src);
+		return -1;
+	}
+	ld->fp->sources = xrealloc(ld->fp->sources, (ld->fp->nsources + 1) * sizeof(*ld->fp->sources));
+	ld->fp->sources[ld->fp->nsources++] = src;
+	return 0;
+}
+
+/* What indexes sources[] points into it, once the whole document is read (members come in any order). */
+static int check_sources(struct loader *ld)
+{
+	struct footprint *fp = ld->fp;
+
+	if (!fp->nsources && ld->proc_source)
+		return fail(ld, "", NULL, "processes[%zu].source: without sources[]", ld->proc_source - 1);
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++) {
+		const struct fp_sysstat *s = fp->syscalls.slots[i];
+
+		if (!s)
+			continue;
+		if (!fp->nsources && s->nper_source)
+			return fail(ld, "syscalls", s->name, "per_source: without sources[]");
+		if (fp->nsources && !s->nper_source)
+			return fail(ld, "syscalls", s->name, "per_source: missing in a merged footprint");
+		if (s->nper_source && s->per_source[s->nper_source - 1].source >= fp->nsources)
+			return fail(ld, "syscalls", s->name, "per_source: %u is not an index in sources[]",
+				    s->per_source[s->nper_source - 1].source);
+	}
+	for (size_t i = 0; fp->nsources && i < fp->nprocs; i++)
+		if (fp->procs[i]->source >= fp->nsources)
+			return fail(ld, "", NULL, "processes[%zu].source: %u is not an index in sources[]", i,
+				    fp->procs[i]->source);
+	return 0;
+}
+
 static int load_member(struct loader *ld, int k)
 {
 	struct footprint *fp = ld->fp;
@@ -1040,6 +1325,7 @@ static int load_member(struct loader *ld, int k)
 		ld->syscalls_read = true;
 		return 0;
 	case 12: return load_array(ld, "processes", load_proc);
+	case 13: return load_array(ld, "sources", load_source);
 	default: return skip_value(ld);
 	}
 }
@@ -1066,9 +1352,9 @@ static int resolve_pending(struct loader *ld)
 
 static void load_document(struct loader *ld)
 {
-	static const char *const names[] = {"schema",	   "tool",	"host",	    "workload", "backend",
-					    "started_at",  "elapsed_s", "exit",	    "complete", "incomplete_why",
-					    "lost_events", "syscalls",	"processes"};
+	static const char *const names[] = {"schema",	   "tool",	"host",	     "workload", "backend",
+					    "started_at",  "elapsed_s", "exit",	     "complete", "incomplete_why",
+					    "lost_events", "syscalls",	"processes", "sources"};
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;
@@ -1096,8 +1382,8 @@ static void load_document(struct loader *ld)
 		return;
 	if (!ld->schema_msg && !ld->schema_seen)
 		ld->schema_msg = xstrdup("schema: missing");
-	if (!ld->msg && !ld->schema_msg)
-		resolve_pending(ld);
+	if (!ld->msg && !ld->schema_msg && resolve_pending(ld) == 0)
+		check_sources(ld);
 }
 
 /* Runs the loader over jr; reports and returns NULL on a problem. */

@@ -81,6 +81,74 @@ static void write_workload(json_writer_t *w, const struct footprint *fp)
 	jsonw_end_object(w);
 }
 
+static void write_errnos(json_writer_t *w, const struct fp_errno_count *errnos, uint32_t n)
+{
+	jsonw_name(w, "errnos");
+	jsonw_start_object(w);
+	for (uint32_t i = 0; i < n; i++)
+		jsonw_u64_field(w, fp_errno_name(errnos[i].err), errnos[i].count);
+	jsonw_end_object(w);
+}
+
+/* A merged footprint's sources (footprint/merge.h), each on a line. */
+static void write_sources(json_writer_t *w, const struct footprint *fp)
+{
+	jsonw_name(w, "sources");
+	jsonw_start_array(w);
+	for (uint32_t i = 0; i < fp->nsources; i++) {
+		const struct fp_source *s = &fp->sources[i];
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "digest", s->digest);
+		jsonw_string_field(w, "tool", s->tool);
+		jsonw_name(w, "host");
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "kernel", s->host_kernel);
+		jsonw_string_field(w, "arch", s->host_arch);
+		jsonw_end_object(w);
+		jsonw_name(w, "workload");
+		jsonw_start_object_inline(w);
+		write_argv(w, "argv", s->argv);
+		jsonw_name(w, "attached_pids");
+		jsonw_start_array_inline(w);
+		for (uint32_t k = 0; k < s->nattached; k++)
+			jsonw_int(w, s->attached_pids[k]);
+		jsonw_end_array(w);
+		jsonw_string_field(w, "label", s->label);
+		jsonw_string_field(w, "user", s->user);
+		jsonw_end_object(w);
+		jsonw_string_field(w, "backend", s->backend);
+		jsonw_string_field(w, "started_at", s->started_at);
+		jsonw_fixed_field(w, "elapsed_s", s->elapsed_s, SECONDS_DECIMALS);
+		write_exit(w, &s->exit);
+		jsonw_bool_field(w, "complete", s->complete);
+		if (!s->complete)
+			jsonw_string_field(w, "incomplete_why", s->incomplete_why ? s->incomplete_why : "unknown");
+		jsonw_u64_field(w, "lost_events", s->lost_events);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}
+
+/* A merged footprint's row: each source's share. */
+static void write_per_source(json_writer_t *w, const struct fp_sysstat *s)
+{
+	jsonw_name(w, "per_source");
+	jsonw_start_array_inline(w);
+	for (uint32_t i = 0; i < s->nper_source; i++) {
+		const struct fp_srcstat *ps = &s->per_source[i];
+
+		jsonw_start_object_inline(w);
+		jsonw_u64_field(w, "source", ps->source);
+		jsonw_u64_field(w, "calls", ps->calls);
+		jsonw_u64_field(w, "errors", ps->errors);
+		write_errnos(w, ps->errnos, ps->nerrnos);
+		jsonw_ns_as_s_field(w, "time_s", ps->time_ns);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}
+
 static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 {
 	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
@@ -96,13 +164,11 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 		jsonw_int_field(w, "nr", s->nr);
 		jsonw_u64_field(w, "calls", s->calls);
 		jsonw_u64_field(w, "errors", s->errors);
-		jsonw_name(w, "errnos");
-		jsonw_start_object(w);
-		for (uint32_t i = 0; i < s->nerrnos; i++)
-			jsonw_u64_field(w, fp_errno_name(s->errnos[i].err), s->errnos[i].count);
-		jsonw_end_object(w);
+		write_errnos(w, s->errnos, s->nerrnos);
 		jsonw_ns_as_s_field(w, "time_s", s->time_ns);
 		jsonw_string_field(w, "class", s->annot.klass);
+		if (fp->nsources)
+			write_per_source(w, s);
 		if (s->annot.kernel) {
 			jsonw_name(w, "kernel");
 			s->annot.kernel->write_json(s->annot.kernel, w);
@@ -165,9 +231,11 @@ static void write_proc_syscalls(json_writer_t *w, const struct fp_proc *p)
 	free(v);
 }
 
-static void write_proc(json_writer_t *w, const struct fp_proc *p)
+static void write_proc(json_writer_t *w, const struct footprint *fp, const struct fp_proc *p)
 {
 	jsonw_start_object(w);
+	if (fp->nsources)
+		jsonw_u64_field(w, "source", p->source);
 	jsonw_int_field(w, "pid", p->pid);
 	jsonw_int_field(w, "ppid", p->ppid);
 	jsonw_u64_field(w, "threads", p->threads);
@@ -212,11 +280,13 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	if (!fp->complete)
 		jsonw_string_field(w, "incomplete_why", fp->incomplete_why ? fp->incomplete_why : "unknown");
 	jsonw_u64_field(w, "lost_events", fp->lost_events);
+	if (fp->nsources)
+		write_sources(w, fp);
 	write_syscalls(w, fp);
 	jsonw_name(w, "processes");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < fp->nprocs; i++)
-		write_proc(w, fp->procs[i]);
+		write_proc(w, fp, fp->procs[i]);
 	jsonw_end_array(w);
 	for (size_t i = 0; i < fp->nattachments; i++)
 		if (fp->attachments[i].write_json)

@@ -31,6 +31,33 @@ static void cells_of(const struct fp_sysstat *s, struct cells *c)
 	strbuf_release(&k);
 }
 
+/* A merged footprint's sources, a line each: "  1 (label) ls / -- ptrace, 6.1.0, exit code 0". */
+static void merged_sources(struct strbuf *sb, const struct footprint *fp)
+{
+	strbuf_addf(sb, "merged:       %u source%s\n", fp->nsources, fp->nsources == 1 ? "" : "s");
+	for (uint32_t i = 0; i < fp->nsources; i++) {
+		const struct fp_source *s = &fp->sources[i];
+
+		strbuf_addf(sb, "  %u ", i + 1);
+		if (s->label) {
+			strbuf_addch(sb, '(');
+			rpt_add_display(sb, s->label);
+			strbuf_addstr(sb, ") ");
+		}
+		if (s->argv)
+			rpt_add_argv(sb, s->argv);
+		else
+			strbuf_addstr(sb, "attached");
+		strbuf_addstr(sb, " -- ");
+		rpt_add_display(sb, s->backend ? s->backend : "?");
+		strbuf_addstr(sb, ", ");
+		rpt_add_display(sb, s->host_kernel ? s->host_kernel : "?");
+		strbuf_addstr(sb, ", exit ");
+		rpt_add_exit(sb, &s->exit);
+		strbuf_addstr(sb, s->complete ? "\n" : ", incomplete\n");
+	}
+}
+
 static void header(struct strbuf *sb, const struct footprint *fp)
 {
 	size_t nsc = fp->syscalls.count;
@@ -42,9 +69,13 @@ static void header(struct strbuf *sb, const struct footprint *fp)
 		rpt_add_display(sb, fp->incomplete_why ? fp->incomplete_why : "unknown");
 		strbuf_addch(sb, '\n');
 	}
-	strbuf_addstr(sb, fp->argv ? "command:      " : "attached:     ");
-	rpt_add_workload(sb, fp);
-	strbuf_addch(sb, '\n');
+	if (fp->nsources) {
+		merged_sources(sb, fp);
+	} else {
+		strbuf_addstr(sb, fp->argv ? "command:      " : "attached:     ");
+		rpt_add_workload(sb, fp);
+		strbuf_addch(sb, '\n');
+	}
 	if (fp->label) {
 		strbuf_addstr(sb, "label:        ");
 		rpt_add_display(sb, fp->label);
@@ -59,8 +90,11 @@ static void header(struct strbuf *sb, const struct footprint *fp)
 	rpt_add_display(sb, fp->backend ? fp->backend : "?");
 	strbuf_addstr(sb, "\nstarted at:   ");
 	rpt_add_display(sb, fp->started_at ? fp->started_at : "?");
-	strbuf_addf(sb, "\nelapsed:      %.3fs\nexit:         ", fp->elapsed_s);
-	rpt_add_exit(sb, &fp->exit);
+	strbuf_addf(sb, "\nelapsed:      %.3fs", fp->elapsed_s);
+	if (!fp->nsources) { /* each source has its own */
+		strbuf_addstr(sb, "\nexit:         ");
+		rpt_add_exit(sb, &fp->exit);
+	}
 	strbuf_addf(sb, "\nlost events:  %" PRIu64 "\n", fp->lost_events);
 	strbuf_addf(sb, "totals:       %" PRIu64 " calls, %" PRIu64 " errors, %zu syscall%s, %zu process%s\n",
 		    fp__total_calls(fp), fp__total_errors(fp), nsc, nsc == 1 ? "" : "s", fp->nprocs,

@@ -30,6 +30,24 @@ static void proc_name(struct strbuf *sb, const struct fp_proc *p)
 	rpt_add_display(sb, *name ? name : "?");
 }
 
+static void source_line(struct strbuf *sb, const struct footprint *fp, uint32_t i)
+{
+	const struct fp_source *s = &fp->sources[i];
+
+	strbuf_addf(sb, "source %u", i + 1);
+	if (s->label) {
+		strbuf_addstr(sb, " (");
+		rpt_add_display(sb, s->label);
+		strbuf_addch(sb, ')');
+	}
+	strbuf_addstr(sb, ": ");
+	if (s->argv)
+		rpt_add_argv(sb, s->argv);
+	else
+		strbuf_addstr(sb, "attached");
+	strbuf_addch(sb, '\n');
+}
+
 /* Children in order of appearance, depth-first without recursion: a fork chain can be deep. */
 static size_t *tree_order(const struct footprint *fp, struct node *nodes)
 {
@@ -110,6 +128,9 @@ int rpt_tree(const struct footprint *fp, FILE *out)
 	for (size_t k = 0; k < n && !ret; k++) {
 		const struct fp_proc *p = fp->procs[order[k]];
 
+		/* A merged footprint: one tree per source (its pids are its own), each under its source's line. */
+		if (fp->nsources && p->source < fp->nsources && (!k || fp->procs[order[k - 1]]->source != p->source))
+			source_line(&sb, fp, p->source);
 		strbuf_addstr(&sb, heads[k].buf);
 		strbuf_addchars(&sb, ' ', namecol + 2 - heads[k].len);
 		strbuf_addf(&sb, "read %3llu write %3llu ", (unsigned long long)p->opens_read,

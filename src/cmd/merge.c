@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kfootprint merge: footprints of several scenarios or hosts as one (footprint/merge.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/cmd.h"
+#include "footprint/footprint.h"
+#include "footprint/merge.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+struct merge_opts {
+	const char *output; /* -o, default stdout */
+	const char *label;  /* --label */
+};
+
+static const struct kf_option options[] = {
+    OPT_STRING('o', "output", struct merge_opts, output, "OUT",
+	       "write the merged footprint to OUT instead of standard output, atomically ('-': stdout)"),
+    OPT_STRING(0, "label", struct merge_opts, label, "NAME",
+	       "a label for the merged footprint (each source keeps its own)"),
+    OPT_HELP(),
+    OPT_END(),
+};
+
+/* The inputs are read to the end before the output is renamed over its file, but one cannot be the other. */
+static int check_inputs(const struct merge_opts *o, int n, char **inputs)
+{
+	struct stat out, in;
+	int stdin_seen = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(inputs[i], "-") && stdin_seen++)
+			return error("standard input given twice");
+		if (!*inputs[i])
+			return error("an empty file name");
+	}
+	if (!o->output || !strcmp(o->output, "-") || stat(o->output, &out) < 0 || !S_ISREG(out.st_mode))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (strcmp(inputs[i], "-") && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino)
+			return error("'%s': the output is also an input", inputs[i]);
+	return 0;
+}
+
+static int write_json(FILE *out, const void *fp)
+{
+	return fp__write_json(fp, out);
+}
+
+/* Loads, checks and folds in one input; 0 or -1 after a message. */
+static int add_input(struct footprint *m, const char *path)
+{
+	struct footprint *fp = fp__load(path);
+	uint32_t added;
+
+	if (!fp)
+		return -1;
+	if (!fp->syscalls.count && !fp->nprocs) {
+		fp__free(fp);
+		return error("'%s': an empty footprint (no syscalls, no processes): nothing to merge",
+			     strcmp(path, "-") ? path : "standard input");
+	}
+	added = fp_merge_add(m, fp);
+	debug("'%s': %u source%s added", path, added, added == 1 ? "" : "s");
+	fp__free(fp);
+	return 0;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct merge_opts o = {0};
+	struct atomic_file af;
+	struct footprint *m;
+	unsigned flags = 0;
+	int i = kf_command_parse(&kf_cmd_merge, 0, argc, argv, &o), rc = 0;
+
+	if (i == KF_PARSE_HELP) {
+		kf_command_help(&kf_cmd_merge, stdout);
+		return 0;
+	}
+	if (i < 0)
+		return 1;
+	if (i == argc)
+		return error("no footprint to merge: see 'kfootprint merge --help'"), 1;
+	if (check_inputs(&o, argc - i, argv + i) < 0)
+		return 1;
+	/*
+	 * The output is opened first: a path that cannot be written costs no work. It shows the command lines of
+	 * every input, so it is no more readable than the least readable of them.
+	 */
+	for (int k = i; k < argc; k++)
+		flags |= atomic_file_flags_like(argv[k]);
+	if (atomic_file_open(&af, o.output ? o.output : "-", flags) < 0)
+		return 1;
+	m = fp_merge_new();
+	for (; i < argc && !rc; i++)
+		rc = add_input(m, argv[i]);
+	if (rc) {
+		atomic_file_abort(&af);
+	} else {
+		fp_merge_finish(m, o.label);
+		rc = atomic_file_finish(&af, write_json, m);
+	}
+	fp__free(m);
+	return rc < 0 ? 1 : 0;
+}
+
+const struct kf_command kf_cmd_merge = {
+    .name = "merge",
+    .fn = cmd_merge,
+    .summary = "combine footprints of several scenarios or hosts into one",
+    .synopsis = "kfootprint merge [-o OUT] [--label NAME] FILE.json...",
+    .description =
+	"Merges footprints (schema kfootprint/1, merged ones too) into one: the union of their syscalls with counts,\n"
+	"errors and time summed and kept per source, and the processes of each source. Each footprint is a source,\n"
+	"named by the SHA-256 of its JSON: merging one twice keeps it once, merging a merged footprint adds its\n"
+	"sources. The result depends only on the set of sources, not on their order or grouping. It is incomplete\n"
+	"when a source is, with the reasons listed. FILE.json '-' reads standard input.",
+    .options = options,
+    .opts_size = sizeof(struct merge_opts),
+    .examples = "  kfootprint merge -o all.json startup.json steady.json errors.json\n"
+		"  kfootprint merge -o fleet.json --label fleet hosts/*.json\n"
+		"  kfootprint report -F tree all.json              one process tree per source\n",
+};
