@@ -23,6 +23,12 @@ static const struct kf_option options[] = {
     OPT_CHOICE('F', "format", struct report_opts, format, "FORMAT", renderer_names, "%s (default text)"),
     OPT_STRING('o', "output", struct report_opts, output, "OUT",
 	       "write to OUT instead of standard output, atomically ('-': stdout)"),
+    OPT_CHOICE('S', "sort", struct report_opts, text.sort, "KEY", text_sort_names,
+	       "sort the text report's syscall tables by %s (default time, as strace -c; calls without times)"),
+    OPT_BOOL('P', "per-process", struct report_opts, text.per_process,
+	     "text: a syscall table per process (shown without -P when there are 2 to 4 processes)"),
+    OPT_BOOL(0, "by-class", struct report_opts, text.by_class,
+	     "text: one table per subsystem class instead of the one syscall table"),
     OPT_HELP(),
     OPT_END(),
 };
