@@ -17,8 +17,10 @@ for f in $formats; do
 done
 eq "report defaults to text" "$(cat "$T/out.text")" "$("$KF" report "$SAMPLE")"
 eq "text: completeness on the first line" "footprint:    complete" "$(head -n1 "$T/out.text")"
-eq "text: i386 calls named with their ABI" "open (i386)        2       1  Filesystem       sys_open()" \
+eq "text: i386 calls named with their ABI" "open (i386)      2       1    0.59  0.002000    1000.0  Filesystem" \
 	"$(grep '^open (i386)' "$T/out.text")"
+eq "text --by-class: the seed's row" "open (i386)        2       1  Filesystem       sys_open()" \
+	"$("$KF" report --by-class "$SAMPLE" | grep '^open (i386)')"
 eq "tree: the SystemTap layout, then exit and argv" "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp" \
 	"$(grep ' 101 ' "$T/out.tree")"
 eq "tree: a legend line first" "# read N write M: files opened for reading / for writing" "$(head -n1 "$T/out.tree" | cut -c1-56)"
