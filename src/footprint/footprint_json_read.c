@@ -441,6 +441,29 @@ static int load_proc_syscalls(struct loader *ld, struct fp_proc *p, struct json_
 	return 0;
 }
 
+static int load_seccomp_kills(struct loader *ld, struct fp_proc *p, struct json_object *o, const char *ctx)
+{
+	char sub[256];
+
+	snprintf(sub, sizeof(sub), "%s.seccomp_killed", ctx);
+	json_object_object_foreach(o, key, v)
+	{
+		enum kf_abi abi;
+		int nr;
+		const char *name;
+		uint64_t n = 0;
+
+		if (resolve_key(ld, key, &abi, &nr, &name) < 0)
+			return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
+		if (!v || !json_object_is_type(v, json_type_int))
+			return fail(ld, sub, key, "expected a count");
+		if (to_u64(ld, v, sub, key, UINT32_MAX, &n) < 0)
+			return -1;
+		fp_sctab_get(&p->seccomp_kills, abi, nr, name)->calls += n;
+	}
+	return 0;
+}
+
 static int load_files(struct loader *ld, struct fp_proc *p, struct json_object *arr, const char *ctx)
 {
 	size_t n = json_object_array_length(arr);
@@ -490,8 +513,8 @@ static int load_files(struct loader *ld, struct fp_proc *p, struct json_object *
 
 static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 {
-	struct json_object *files, *scs;
-	int pid = 0, ppid = 0;
+	struct json_object *files, *scs, *kills;
+	int pid = 0, ppid = 0, host_pid = 0;
 	uint64_t threads = 1, execs = 0;
 	struct fp_proc *p;
 	char *comm = NULL;
@@ -500,9 +523,11 @@ static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 	if (!json_object_is_type(o, json_type_object))
 		return fail(ld, ctx, NULL, "expected object");
 	if (get_int(ld, o, ctx, "pid", REQ, 1, INT_MAX, &pid) < 0 ||
-	    get_int(ld, o, ctx, "ppid", OPT, 0, INT_MAX, &ppid) < 0)
+	    get_int(ld, o, ctx, "ppid", OPT, 0, INT_MAX, &ppid) < 0 ||
+	    get_int(ld, o, ctx, "host_pid", OPT, 0, INT_MAX, &host_pid) < 0)
 		return -1;
 	p = fp__proc_new(ld->fp, pid, ppid, 0);
+	p->host_pid = host_pid != pid ? host_pid : 0;
 	p->end_s = -1;
 	if (get_u64(ld, o, ctx, "threads", OPT, UINT32_MAX, &threads) < 0 ||
 	    get_u64(ld, o, ctx, "execs", OPT, UINT32_MAX, &execs) < 0 ||
@@ -511,7 +536,8 @@ static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 	    get_double(ld, o, ctx, "start_s", OPT, &p->start_s, NULL) < 0 ||
 	    get_double(ld, o, ctx, "end_s", NUL_OK, &p->end_s, &found) < 0 || get_exit(ld, o, ctx, &p->exit) < 0 ||
 	    member(ld, o, ctx, "files", json_type_array, NUL_OK, &files) < 0 ||
-	    member(ld, o, ctx, "syscalls", json_type_object, NUL_OK, &scs) < 0) {
+	    member(ld, o, ctx, "syscalls", json_type_object, NUL_OK, &scs) < 0 ||
+	    member(ld, o, ctx, "seccomp_killed", json_type_object, NUL_OK, &kills) < 0) {
 		free(comm);
 		return -1;
 	}
@@ -524,7 +550,8 @@ static int load_proc(struct loader *ld, struct json_object *o, const char *ctx)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
 		free(comm);
 	}
-	if ((files && load_files(ld, p, files, ctx) < 0) || (scs && load_proc_syscalls(ld, p, scs, ctx) < 0))
+	if ((files && load_files(ld, p, files, ctx) < 0) || (scs && load_proc_syscalls(ld, p, scs, ctx) < 0) ||
+	    (kills && load_seccomp_kills(ld, p, kills, ctx) < 0))
 		return -1;
 	p->opens_read = p->opens_write = p->open_errors = 0;
 	if (get_u64(ld, o, ctx, "opens_read", OPT, UINT64_MAX, &p->opens_read) < 0 ||
