@@ -10,6 +10,7 @@
 
 #include "report/report.h"
 #include "report/report_util.h"
+#include "util/xalloc.h"
 
 static const char *const heads[5] = {"System Call", "# calls", "errors", "Linux Subsystem", "System Call (API)"};
 
@@ -31,6 +32,51 @@ static void cells_of(const struct fp_sysstat *s, struct cells *c)
 	strbuf_release(&k);
 }
 
+struct kill_row {
+	const struct fp_sysstat *call; /* the first process's entry: names the call */
+	const struct fp_proc *first;
+	uint64_t tasks;
+};
+
+/*
+ * One line per call that a seccomp filter killed tasks in (SECCOMP_RET_KILL_*): what the policy hit, how
+ * often, and the first process it hit.
+ */
+static void seccomp_kills(struct strbuf *sb, const struct footprint *fp)
+{
+	struct kill_row *rows = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		const struct fp_proc *p = fp->procs[i];
+
+		for (uint32_t j = 0; j < p->seccomp_kills.cap; j++) {
+			const struct fp_sysstat *k = p->seccomp_kills.slots[j];
+			size_t r;
+
+			if (!k)
+				continue;
+			for (r = 0; r < n && (rows[r].call->abi != k->abi || rows[r].call->nr != k->nr); r++)
+				;
+			if (r == n) {
+				XGROW(rows, cap, n + 1);
+				rows[n++] = (struct kill_row){k, p, 0};
+			}
+			rows[r].tasks += k->calls;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		char buf[96];
+
+		strbuf_addf(sb, "seccomp kill: %s, %" PRIu64 " task%s (first: pid %d ",
+			    rpt_sc_name(rows[r].call, buf, sizeof(buf)), rows[r].tasks, rows[r].tasks == 1 ? "" : "s",
+			    (int)rows[r].first->pid);
+		rpt_add_display(sb, rows[r].first->comm);
+		strbuf_addstr(sb, ")\n");
+	}
+	free(rows);
+}
+
 static void header(struct strbuf *sb, const struct footprint *fp)
 {
 	size_t nsc = fp->syscalls.count;
@@ -38,8 +84,8 @@ static void header(struct strbuf *sb, const struct footprint *fp)
 	if (fp->complete) {
 		strbuf_addstr(sb, "footprint:    complete\n");
 	} else {
-		strbuf_addstr(sb, "footprint:    INCOMPLETE: ");
-		rpt_add_display(sb, fp->incomplete_why ? fp->incomplete_why : "unknown");
+		strbuf_addstr(sb, "footprint:    ");
+		rpt_add_incomplete(sb, fp);
 		strbuf_addch(sb, '\n');
 	}
 	strbuf_addstr(sb, fp->argv ? "command:      " : "attached:     ");
@@ -61,7 +107,9 @@ static void header(struct strbuf *sb, const struct footprint *fp)
 	rpt_add_display(sb, fp->started_at ? fp->started_at : "?");
 	strbuf_addf(sb, "\nelapsed:      %.3fs\nexit:         ", fp->elapsed_s);
 	rpt_add_exit(sb, &fp->exit);
-	strbuf_addf(sb, "\nlost events:  %" PRIu64 "\n", fp->lost_events);
+	strbuf_addch(sb, '\n');
+	seccomp_kills(sb, fp);
+	strbuf_addf(sb, "lost events:  %" PRIu64 "\n", fp->lost_events);
 	strbuf_addf(sb, "totals:       %" PRIu64 " calls, %" PRIu64 " errors, %zu syscall%s, %zu process%s\n",
 		    fp__total_calls(fp), fp__total_errors(fp), nsc, nsc == 1 ? "" : "s", fp->nprocs,
 		    fp->nprocs == 1 ? "" : "es");

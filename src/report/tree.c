@@ -2,7 +2,7 @@
 /*
  * The process tree in the layout of the SystemTap boot study: pid and name indented two spaces per level of
  * depth, then the process's successful opens for reading and writing and its run time (or "running..." when
- * it had not ended when the observation stopped):
+ * it had not ended when the observation stopped); an incomplete footprint is said so in a first line:
  *
  *   1    init                  read  90 write  30 running...
  *     251  init                read  29 write   0 run 23.08s
@@ -131,7 +131,18 @@ int rpt_tree(const struct footprint *fp, FILE *out)
 
 static int render(const struct footprint *fp, FILE *out)
 {
-	return rpt_tree(fp, out);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	/* A tree with processes missing, or cut short, says so before the first line. */
+	if (!fp->complete) {
+		strbuf_addstr(&sb, "footprint ");
+		rpt_add_incomplete(&sb, fp);
+		strbuf_addch(&sb, '\n');
+		ret = rpt_flush(&sb, out);
+		strbuf_release(&sb);
+	}
+	return ret ? ret : rpt_tree(fp, out);
 }
 
 const struct renderer renderer_tree = {"tree", "process tree: pid, name by depth, opens for read/write, run time",
