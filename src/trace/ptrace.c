@@ -318,6 +318,7 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 		break;
 	case PTRACE_EVENT_EXIT: /* the call it is in (exit_group, or one a fatal signal cut) never returns */
 		pt_syscall_abandon(st, t);
+		pt_seccomp_exit(st, t);
 		resume(st, t, 0, false);
 		break;
 	default: resume(st, t, 0, false); break;
