@@ -34,6 +34,7 @@ struct pt_task {
 	bool detaching;	      /* observation is over: detach at its next stop */
 	bool own_affinity;    /* it (or its creator) set its own CPU mask: sched_getaffinity is not rewritten */
 	bool entered;	      /* abi and nr below name its last call (in progress or not) */
+	bool unannounced;     /* known from its own first stop: its creator's fork event is still to come */
 	/* The call in progress (in_call), or its last one. */
 	uint8_t abi;
 	int nr;
@@ -70,6 +71,9 @@ struct pt_state {
 	uint32_t tasks_cap, ntasks;
 	struct pt_group **groups; /* hash by tgid */
 	uint32_t groups_cap, ngroups;
+	/* Tasks that ended before their creator's fork event was read: that event must not bring them back. */
+	pid_t early_dead[64];
+	uint32_t nearly_dead;
 };
 
 /* --- ptrace_tasks.c: the task and thread-group tables --- */
