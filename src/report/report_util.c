@@ -88,7 +88,7 @@ void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp)
 {
 	strbuf_addstr(sb, "INCOMPLETE: ");
 	rpt_add_display(sb, fp->incomplete_why ? fp->incomplete_why : "unknown");
-	if (fp->lost_events)
+	if (fp->lost_events && (!fp->incomplete_why || !strpbrk(fp->incomplete_why, "0123456789")))
 		strbuf_addf(sb, " (%" PRIu64 " lost)", fp->lost_events);
 }
 

@@ -21,7 +21,8 @@ void rpt_add_argv(struct strbuf *sb, char *const *argv);
 void rpt_add_workload(struct strbuf *sb, const struct footprint *fp);
 /*
  * "INCOMPLETE: why (N lost)": how every format says that the footprint misses something (events lost, an
- * observation cut short), and why. Only for a footprint that is not complete.
+ * observation cut short), and why; the count is added when the reason does not give one. Only for a
+ * footprint that is not complete.
  */
 void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp);
 /* "code 0", "signal SIGKILL (core dumped)", "still running". */
