@@ -562,8 +562,9 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	struct kf_task *pt = task_of(task);
 	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH, .counted = 1};
 	struct kf_ev_fork *ev;
-	struct kf_proc_rec *r;
+	struct kf_proc_rec *r, *pr;
 	__u32 tid, tgid, zero = 0;
+	char comm[16];
 	void *blank;
 	bool thread;
 
@@ -580,14 +581,22 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	}
 	__sync_fetch_and_add(&npending, 1);
 	__sync_fetch_and_add(&live_tasks, 1);
+	pr = rec_of(pt->proc);
 	if (thread) {
-		r = rec_of(pt->proc);
-		if (r) {
-			__sync_fetch_and_add(&r->p.threads, 1);
-			__sync_fetch_and_add(&r->p.ntasks, 1);
+		if (pr) {
+			__sync_fetch_and_add(&pr->p.threads, 1);
+			__sync_fetch_and_add(&pr->p.ntasks, 1);
 		}
 		return 0;
 	}
+	/*
+	 * The child's name is its parent's program's, as of the parent's last exec (as ptrace names it), not a
+	 * name the parent gave itself since with PR_SET_NAME.
+	 */
+	if (pr && pr->p.comm[0])
+		__builtin_memcpy(comm, pr->p.comm, sizeof(comm));
+	else
+		bpf_get_current_comm(comm, sizeof(comm));
 	/* A new process: its record, then the news of it for the tree (the record tells it too, later). */
 	blank = bpf_map_lookup_elem(&proc_zero, &zero);
 	if (blank && !bpf_map_update_elem(&procs, &init.proc, blank, BPF_NOEXIST) && (r = rec_of(init.proc))) {
@@ -602,7 +611,7 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 		r->p.threads = 1;
 		r->p.ntasks = 1;
 		r->p.flags = KF_PROC_FORKED;
-		bpf_get_current_comm(r->p.comm, sizeof(r->p.comm));
+		__builtin_memcpy(r->p.comm, comm, sizeof(comm));
 	} else {
 		__sync_fetch_and_add(&norec_procs, 1);
 	}
@@ -620,7 +629,7 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	ev->ppid = tgid_of(task);
 	ev->host_pid = tgid;
 	ev->thread = 0;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	__builtin_memcpy(ev->comm, comm, sizeof(comm));
 	bpf_ringbuf_submit(ev, wakeup());
 	return 0;
 }
@@ -640,9 +649,12 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	t->state = KF_TASK_ACTIVE;
 	t->exec_done = 1;
+	/* The record knows the new name too, should the event below find no room in the ring. */
 	r = rec_of(t->proc);
-	if (r)
+	if (r) {
 		__sync_fetch_and_add(&r->p.execs, 1);
+		bpf_get_current_comm(r->p.comm, sizeof(r->p.comm));
+	}
 	ev = bpf_map_lookup_elem(&exec_scratch, &zero);
 	if (!ev)
 		return 0;

@@ -148,7 +148,7 @@ struct kf_ev_proc {
 	__u32 execs;
 	__u32 flags;
 	__u32 ntasks;  /* tasks of the process still to pass sched_process_exit */
-	char comm[16]; /* at fork */
+	char comm[16]; /* at fork, then at each exec */
 };
 
 struct kf_proc_rec {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -274,7 +275,15 @@ static void account_losses(struct bpf_session *s)
 			  prog_misses(s->skel->progs.kf_exit) + prog_misses(s->skel->progs.kf_fork) +
 			  prog_misses(s->skel->progs.kf_exec);
 	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + misses;
-	char why[160];
+	const struct {
+		uint64_t n;
+		const char *what;
+	} parts[] = {{b->lost_events, "exec/open events (ring full)"},
+		     {b->lost_stats, "calls (maps full)"},
+		     {b->lost_tasks, "tasks not followed (maps full)"},
+		     {misses, "program runs the kernel skipped"}};
+	char why[200];
+	int n;
 
 	debug("backend bpf: %llu ring events, ring %u KB, at most %llu KB waiting", (unsigned long long)s->events,
 	      RING_SIZE >> 10, (unsigned long long)b->ring_high >> 10);
@@ -284,11 +293,12 @@ static void account_losses(struct bpf_session *s)
 	      (unsigned long long)b->norec_procs, (unsigned long long)b->nstats);
 	if (!lost)
 		return;
-	snprintf(why, sizeof(why),
-		 "lost events: %llu exec/open events (ring full), %llu calls (maps full), %llu "
-		 "tasks not followed, %llu program runs skipped",
-		 (unsigned long long)b->lost_events, (unsigned long long)b->lost_stats,
-		 (unsigned long long)b->lost_tasks, (unsigned long long)misses);
+	/* Only what was lost, with its cause: "lost events: 12 exec/open events (ring full)". */
+	n = snprintf(why, sizeof(why), "lost events:");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].n && n < (int)sizeof(why))
+			n += snprintf(why + n, sizeof(why) - (size_t)n, "%s %llu %s", n > 12 ? "," : "",
+				      (unsigned long long)parts[i].n, parts[i].what);
 	debug("backend bpf: %s", why);
 	fp__set_incomplete(s->fp, why);
 	fp__lost(s->fp, lost);
@@ -334,6 +344,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	int go_fd = -1, err, ret = -1;
 
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct rusage ru;
 	char btf_path[64];
 	int btf_fd;
 
@@ -420,6 +431,8 @@ out:
 	ring_buffer__free(s.rb);
 	kfrec_bpf__destroy(s.skel);
 	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);
+	if (kf_verbose && !getrusage(RUSAGE_SELF, &ru))
+		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
 	free(s.byproc);
 	free(s.rec);
 	return ret;

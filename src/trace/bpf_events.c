@@ -167,8 +167,17 @@ static void apply_proc(struct bpf_session *s, const struct kf_ev_proc *h, const 
 			p->threads = h->threads;
 		else
 			p->threads += h->threads;
-		if (h->execs > p->execs)
+		if (h->execs > p->execs) {
+			/*
+			 * Its last exec event found the ring full: the name is the record's, and what ran and with
+			 * which arguments is not known (rather than its former image's).
+			 */
+			fp__proc_exec(s->fp, p, NULL, NULL, h->comm);
 			p->execs = h->execs;
+			free(p->exe);
+			p->exe = NULL;
+			fp__proc_set_argv(p, NULL);
+		}
 	}
 	for (size_t i = 0; i < nslots; i++) {
 		const struct kf_slot *sl = &slots[i];
