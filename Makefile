@@ -29,7 +29,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build
+.PHONY: all run check check-long check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build
 
 all: $(BUILD)/kfootprint
 
@@ -146,6 +146,11 @@ check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all unit workloads
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
+
+# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads.
+check-long: deps
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all workloads
+	$(Q)KF_BUILD=$(BUILD) KF_SUITE=tests/long sh tests/run.sh; rc=$$?; cat $(BUILD)/check-long.txt 2>/dev/null; exit $$rc
 
 run: deps all
 	$(Q)sh scripts/run-default.sh $(BUILD)/kfootprint $(BUILD)/run.json

@@ -4,10 +4,11 @@
 # (and errno) and the same process tree (names, exe, argv, threads, exit, opens), in both bpf modes (with
 # time: sys_enter + sys_exit; --no-time: sys_exit only).
 #
-# Left out of the equality, and why: futex (whether a waiter sleeps depends on how fast the other thread
-# runs, and bpf runs it ~100x faster), and ERESTART* errors (a call interrupted by a signal and restarted
-# exists only when the signal lands during the call: timing again). The shell pipeline also leaves out
-# rt_sigreturn: SIGCHLDs of children that end together are delivered once (ptrace itself gives 4 or 5).
+# Left out of the equality, and why (see tests/fp_compare.py): futex (whether a waiter sleeps depends on how
+# fast the other thread runs, and bpf runs it ~100x faster), and ERESTART* errors (a call interrupted by a
+# signal and restarted exists only when the signal lands during the call: timing again). The shell pipeline
+# also leaves out rt_sigreturn: SIGCHLDs of children that end together are delivered once (ptrace itself
+# gives 4 or 5).
 . "$(dirname "$0")/../lib.sh"
 
 if ! out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
@@ -15,54 +16,8 @@ if ! out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
 	exit 0
 fi
 
-# cmp_fp PTRACE.json BPF.json: prints nothing when equal, else the differences.
-cmp_fp() {
-	python3 - "$1" "$2" "${IGNORE:-futex}" <<'PY'
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-ignore = sys.argv[3].split()
-def calls(d):
-    out = {}
-    for s in d["syscalls"]:
-        if s["name"] in ignore:
-            continue
-        restarts = sum(n for e, n in s.get("errnos", {}).items() if e.startswith("ERESTART"))
-        errnos = tuple(sorted((e, n) for e, n in s.get("errnos", {}).items() if not e.startswith("ERESTART")))
-        if s["calls"] - restarts:
-            out[(s["abi"], s["name"])] = (s["calls"] - restarts, s["errors"] - restarts, errnos)
-    return out
-def tree(d):
-    procs = d["processes"]
-    def parent(i):
-        best = None
-        for j in range(i):
-            if procs[j]["pid"] == procs[i]["ppid"]:
-                best = j
-        return best
-    def path(i):
-        r = []
-        while i is not None:
-            r.append(procs[i]["comm"])
-            i = parent(i)
-        return "/".join(reversed(r))
-    return sorted((path(i), p["threads"], json.dumps(p.get("exit")), p.get("exe"), json.dumps(p.get("argv")),
-                   p.get("opens_read"), p.get("opens_write"),
-                   json.dumps(sorted((f["path"], f.get("opens_read", 0), f.get("opens_write", 0), f["errors"])
-                                     for f in p.get("files", []))))
-                  for i, p in enumerate(procs))
-ca, cb = calls(a), calls(b)
-for k in sorted(set(ca) | set(cb)):
-    if ca.get(k) != cb.get(k):
-        print("%s/%s: ptrace %s, bpf %s" % (k[0], k[1], ca.get(k), cb.get(k)))
-ta, tb = tree(a), tree(b)
-for x in sorted(set(ta) ^ set(tb)):
-    print("process only in %s: %s" % ("ptrace" if x in ta else "bpf", x[:5]))
-if a["exit"] != b["exit"]:
-    print("exit: ptrace %s, bpf %s" % (a["exit"], b["exit"]))
-if b["backend"] != "bpf" or not b["complete"] or b["lost_events"]:
-    print("bpf run: backend %s, complete %s, lost %s" % (b["backend"], b["complete"], b["lost_events"]))
-PY
-}
+# cmp_fp PTRACE.json BPF.json: prints nothing when equal, else the differences (tests/fp_compare.py).
+cmp_fp() { python3 "$KF_TOP/tests/fp_compare.py" "$1" "$2" --ignore "${IGNORE:-futex}"; }
 
 # both NAME COMMAND...: records COMMAND with ptrace, bpf and bpf --no-time; one TAP line per bpf mode.
 both() {
