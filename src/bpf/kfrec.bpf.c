@@ -171,39 +171,55 @@ static __always_inline struct kf_proc_rec *rec_of(__u32 proc)
 	return bpf_map_lookup_elem(&procs, &proc);
 }
 
-/* The followed task's state, or NULL when the current task is not the workload's. */
-static __always_inline struct kf_task *task_of(struct task_struct *task)
+/*
+ * The slow paths of task_of(), for the current task: a task kfootprint seeded, at its first event, is
+ * counted in its process's record; a child of a followed task, running for the first time, is adopted
+ * (given its state from `pending`). Returns whether the task is followed now. Global, so that the verifier
+ * walks the programs once whichever path a task took, not once per path.
+ */
+__noinline int follow_current(void)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0), *p;
 	struct kf_proc_rec *r;
 	__u32 tid;
 
 	if (t) {
-		/* A task seeded by kfootprint: its record learns of it at its first event. */
-		if (!t->counted) {
-			r = rec_of(t->proc);
-			if (r) {
-				__sync_fetch_and_add(&r->p.ntasks, 1);
-				t->counted = 1;
-			}
+		r = rec_of(t->proc);
+		if (r) {
+			__sync_fetch_and_add(&r->p.ntasks, 1);
+			t->counted = 1;
 		}
-		return t;
+		return 1;
 	}
-	if (!npending)
-		return NULL;
-	/* A child of a followed task, running for the first time: adopt it. */
 	tid = (__u32)bpf_get_current_pid_tgid();
 	p = bpf_map_lookup_elem(&pending, &tid);
 	if (!p)
-		return NULL;
+		return 0;
 	t = bpf_task_storage_get(&tasks, task, p, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!bpf_map_delete_elem(&pending, &tid))
 		__sync_fetch_and_add(&npending, -1);
 	if (!t) {
 		__sync_fetch_and_add(&lost_tasks, 1);
 		__sync_fetch_and_add(&live_tasks, -1);
+		return 0;
 	}
-	return t;
+	return 1;
+}
+
+/*
+ * The followed task's state, or NULL when the current task is not the workload's: one task-storage
+ * lookup, and for tasks not followed, one look at the count of children waiting to be adopted.
+ */
+static __always_inline struct kf_task *task_of(struct task_struct *task)
+{
+	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+
+	if (t ? t->counted : !npending)
+		return t;
+	if (!follow_current())
+		return NULL;
+	return bpf_task_storage_get(&tasks, task, 0, 0);
 }
 
 /* The ABI of the current call and its number without the x32 bit. */
@@ -439,19 +455,28 @@ static __always_inline bool seccomp_killed(struct task_struct *task)
 	return task->seccomp.mode == SECCOMP_MODE_DEAD;
 }
 
-/* The call a seccomp filter killed the task in: counted once, as made, and marked as killed. */
-static __always_inline void account_seccomp_kill(struct task_struct *task, struct kf_task *t)
+/*
+ * The call a seccomp filter killed the current task in: counted as made, and marked as killed. Global, so
+ * that the verifier walks it once per program, whichever path reaches it.
+ */
+__noinline int seccomp_kill(__u32 proc)
 {
-	__s32 nr;
-	__u8 abi;
+	struct task_struct *task = bpf_get_current_task_btf();
+	__s32 nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
+	__u8 abi = call_abi(task, &nr);
 
+	account(proc, abi, nr, 0, 0);
+	account(proc, abi, nr, KF_ERR_SECCOMP_KILL, 0);
+	return 0;
+}
+
+/* Once per task: sys_exit may see the killed call (a killed process), and then sched_process_exit. */
+static __always_inline void account_seccomp_kill(struct kf_task *t)
+{
 	if (t->seccomp_done)
 		return;
 	t->seccomp_done = 1;
-	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
-	abi = call_abi(task, &nr);
-	account(t->proc, abi, nr, 0, 0);
-	account(t->proc, abi, nr, KF_ERR_SECCOMP_KILL, 0);
+	seccomp_kill(t->proc);
 }
 
 SEC("raw_tp/sys_enter")
@@ -506,7 +531,7 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 			 * tracepoint, which comes after them. It was made: counted with no time in it.
 			 */
 			if (seccomp_killed(task)) {
-				account_seccomp_kill(task, t);
+				account_seccomp_kill(t);
 				return 0;
 			}
 			nr = BPF_CORE_READ(regs, orig_ax);
@@ -520,7 +545,7 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 			return 0;
 		}
 		if (seccomp_killed(task)) {
-			account_seccomp_kill(task, t);
+			account_seccomp_kill(t);
 			return 0;
 		}
 		nr = BPF_CORE_READ(regs, orig_ax);
@@ -563,7 +588,7 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH, .counted = 1};
 	struct kf_ev_fork *ev;
 	struct kf_proc_rec *r, *pr;
-	__u32 tid, tgid, zero = 0;
+	__u32 tid, tgid, pid, ppid, zero = 0;
 	char comm[16];
 	void *blank;
 	bool thread;
@@ -598,15 +623,17 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	else
 		bpf_get_current_comm(comm, sizeof(comm));
 	/* A new process: its record, then the news of it for the tree (the record tells it too, later). */
+	pid = tgid_of(child);
+	ppid = tgid_of(task);
 	blank = bpf_map_lookup_elem(&proc_zero, &zero);
 	if (blank && !bpf_map_update_elem(&procs, &init.proc, blank, BPF_NOEXIST) && (r = rec_of(init.proc))) {
 		r->p.h.type = KF_EV_PROC;
 		r->p.h.proc = init.proc;
-		r->p.h.pid = tgid_of(child);
+		r->p.h.pid = pid;
 		r->p.h.tid = r->p.h.pid;
 		r->p.start_ts = bpf_ktime_get_ns();
 		r->p.parent_proc = pt->proc;
-		r->p.ppid = tgid_of(task);
+		r->p.ppid = ppid;
 		r->p.host_pid = tgid;
 		r->p.threads = 1;
 		r->p.ntasks = 1;
@@ -622,11 +649,11 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	}
 	ev->h.type = KF_EV_FORK;
 	ev->h.proc = init.proc;
-	ev->h.pid = tgid_of(child);
+	ev->h.pid = pid;
 	ev->h.tid = ev->h.pid;
 	ev->h.ts = bpf_ktime_get_ns();
 	ev->parent_proc = pt->proc;
-	ev->ppid = tgid_of(task);
+	ev->ppid = ppid;
 	ev->host_pid = tgid;
 	ev->thread = 0;
 	__builtin_memcpy(ev->comm, comm, sizeof(comm));
@@ -672,15 +699,14 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	start = BPF_CORE_READ(task, mm, arg_start);
 	end = BPF_CORE_READ(task, mm, arg_end);
 	len = end > start ? end - start : 0;
-	if (len > KF_BPF_ARGS_MAX)
-		len = KF_BPF_ARGS_MAX;
-	if (!len || bpf_probe_read_user(ev->data + n, len & (KF_BPF_ARGS_MAX - 1) ?: KF_BPF_ARGS_MAX, (void *)start))
+	/* One bound the verifier keeps all the way to the output's size: a single path through it. */
+	if (len > KF_BPF_ARGS_MAX - 1)
+		len = KF_BPF_ARGS_MAX - 1;
+	len &= KF_BPF_ARGS_MAX - 1;
+	if (!len || bpf_probe_read_user(ev->data + n, len, (void *)start))
 		len = 0;
 	ev->args_len = len;
-	len += offsetof(struct kf_ev_exec, data) + n;
-	if (len > sizeof(*ev))
-		len = sizeof(*ev);
-	if (bpf_ringbuf_output(&events, ev, len, wakeup()))
+	if (bpf_ringbuf_output(&events, ev, offsetof(struct kf_ev_exec, data) + n + len, wakeup()))
 		__sync_fetch_and_add(&lost_events, 1);
 	return 0;
 }
@@ -695,34 +721,33 @@ static __always_inline __s32 group_status(struct task_struct *task)
 }
 
 /*
- * The process ended: its record says how, and its header goes through the ring. When the ring has no
- * room, the record stays in the map, marked ended, and user space finds it there.
+ * The process ended: its record says how, and its head goes through the ring. When the ring has no room,
+ * the record stays in the map, marked ended, and user space finds it there. A process without a record
+ * (the map was full) sends what is known of it, and nothing keeps it when the ring is full.
  */
-static __always_inline void end_proc(struct task_struct *task, struct kf_proc_rec *r, __u64 wake)
-{
-	struct kf_ev_proc ev;
-
-	r->p.status = group_status(task);
-	r->p.h.ts = bpf_ktime_get_ns();
-	if (!r->p.host_pid)
-		r->p.host_pid = BPF_CORE_READ(task, tgid);
-	__sync_fetch_and_or(&r->p.flags, KF_PROC_ENDED);
-	__builtin_memcpy(&ev, &r->p, sizeof(ev));
-	ev.flags |= KF_PROC_ENDED;
-	if (bpf_ringbuf_output(&events, &ev, sizeof(ev), wake))
-		__sync_fetch_and_add(&kept_ended, 1);
-}
-
-/* A process that has no record ended: what is known of it goes through the ring. */
-static __always_inline void end_norec(struct task_struct *task, struct kf_task *t, __u64 wake)
+static __always_inline void end_proc(struct task_struct *task, __u32 proc, struct kf_proc_rec *r, __u64 wake)
 {
 	struct kf_ev_proc ev = {};
 
-	fill_hdr(&ev.h, KF_EV_PROC, t->proc, task);
-	ev.status = group_status(task);
-	ev.host_pid = BPF_CORE_READ(task, tgid);
-	ev.flags = KF_PROC_ENDED | KF_PROC_SPILLED | KF_PROC_NOREC;
-	if (bpf_ringbuf_output(&events, &ev, sizeof(ev), wake))
+	if (r) {
+		r->p.status = group_status(task);
+		r->p.h.ts = bpf_ktime_get_ns();
+		if (!r->p.host_pid)
+			r->p.host_pid = BPF_CORE_READ(task, tgid);
+		__sync_fetch_and_or(&r->p.flags, KF_PROC_ENDED);
+		__builtin_memcpy(&ev, &r->p, sizeof(ev));
+	} else {
+		fill_hdr(&ev.h, KF_EV_PROC, proc, task);
+		ev.status = group_status(task);
+		ev.host_pid = BPF_CORE_READ(task, tgid);
+		ev.flags = KF_PROC_SPILLED | KF_PROC_NOREC;
+	}
+	ev.flags |= KF_PROC_ENDED;
+	if (!bpf_ringbuf_output(&events, &ev, sizeof(ev), wake))
+		return;
+	if (r)
+		__sync_fetch_and_add(&kept_ended, 1);
+	else
 		__sync_fetch_and_add(&lost_events, 1);
 }
 
@@ -740,7 +765,7 @@ int BPF_PROG(kf_exit, struct task_struct *p)
 		return 0;
 	if (seccomp_killed(task)) {
 		/* SECCOMP_RET_KILL_THREAD of one thread of several: no sys_exit saw that call. */
-		account_seccomp_kill(task, t);
+		account_seccomp_kill(t);
 	} else if (t->state == KF_TASK_ACTIVE) {
 		/* exit and exit_group never reach sys_exit: count them here, once, in the task that made them. */
 		if (with_time) {
@@ -760,12 +785,8 @@ int BPF_PROG(kf_exit, struct task_struct *p)
 	 * record is complete.
 	 */
 	r = rec_of(t->proc);
-	if (r) {
-		if (t->counted && __sync_fetch_and_add(&r->p.ntasks, -1) == 1)
-			end_proc(task, r, wake);
-	} else if (!BPF_CORE_READ(task, signal, live.counter)) {
-		end_norec(task, t, wake);
-	}
+	if (r ? t->counted && __sync_fetch_and_add(&r->p.ntasks, -1) == 1 : !BPF_CORE_READ(task, signal, live.counter))
+		end_proc(task, t->proc, r, wake);
 	/* Last: the user side ends when no task is live, after reading the ring (the end of the process included). */
 	__sync_fetch_and_add(&live_tasks, -1);
 	bpf_task_storage_delete(&tasks, task);

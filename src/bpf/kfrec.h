@@ -124,7 +124,8 @@ struct kf_ev_exec {
 	__u16 args_len;
 	__u32 host_pid;
 	char comm[16];
-	char data[KF_BPF_FILENAME_MAX + KF_BPF_ARGS_MAX]; /* the program run, then NUL-separated argv (may be cut) */
+	/* the program run, then NUL-separated argv: up to KF_BPF_ARGS_MAX - 1 bytes, may be cut */
+	char data[KF_BPF_FILENAME_MAX + KF_BPF_ARGS_MAX];
 };
 
 /* KF_EV_PROC flags */

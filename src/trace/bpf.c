@@ -350,6 +350,9 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
+	/* The command first, held: its fork and set-up overlap the loading, and the fork copies less. */
+	if (opts->argv && bpf_start_command(&s, &go_fd))
+		return -1;
 	btf_fd = min_btf_fd();
 	if (btf_fd >= 0) {
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
@@ -360,7 +363,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		perror_msg("bpf: opening the programs");
 		if (btf_fd >= 0)
 			close(btf_fd);
-		return -1;
+		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
@@ -392,7 +395,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		perror_msg("bpf: opening the event ring");
 		goto out;
 	}
-	if (opts->argv ? bpf_start_command(&s, &go_fd) : bpf_attach_pids(&s))
+	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
 	debug("backend bpf: loaded and attached in %.1f ms (%s)", (double)(fp__now_ns() - t_load) / 1e6,
 	      with_time ? "calls, errors, time" : "calls and errors, no time");

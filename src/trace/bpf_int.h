@@ -55,8 +55,13 @@ void bpf_set_proc(struct bpf_session *s, uint32_t proc, struct fp_proc *p);
 int bpf_read_stats(struct bpf_session *s, bool ended_only);
 
 /* bpf_task.c */
-/* Forks the command, held before its execve until bpf_release_command(). Returns 0 or -1 after reporting. */
+/*
+ * Forks the command, held before its execve until bpf_release_command(), before the programs load: the
+ * child's set-up runs meanwhile, and the fork copies less. Returns 0 or -1 after reporting.
+ */
 int bpf_start_command(struct bpf_session *s, int *go_fd);
+/* Once the programs are attached: gives the held command its record and task state. 0 or -1 after reporting. */
+int bpf_follow_command(struct bpf_session *s);
 int bpf_release_command(struct bpf_session *s, int go_fd);
 /* Creates the kernel's record of a process kfootprint starts following (the command, or -p). */
 int bpf_new_record(struct bpf_session *s, uint32_t proc, pid_t pid, pid_t ppid, uint32_t threads);

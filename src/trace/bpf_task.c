@@ -76,24 +76,27 @@ static void die_with_parent(const void *ctx)
 int bpf_start_command(struct bpf_session *s, int *go_fd)
 {
 	pid_t pid = trace_start_command(s->opts, die_with_parent, s->opts, go_fd);
-	int rc;
 
 	if (pid < 0)
 		return -1;
 	s->root = pid;
-	/* Its task is counted in the record of the process; the fp_proc already counts it. */
-	rc = bpf_new_record(s, 1, pid, getpid(), 0) ? -EIO : seed_task(s, pid, pid, 1, KF_TASK_WAIT_EXEC);
-	if (rc < 0) {
-		errno = -rc;
-		if (rc != -EIO)
-			perror_msg("bpf: following the command (pid %d)", (int)pid);
-		close(*go_fd); /* the child exits 127 without running the command */
-		waitpid(pid, NULL, 0);
-		s->root_reaped = true;
-		return -1;
-	}
 	bpf_set_proc(s, 1, fp__proc_new(s->fp, pid, getpid(), fp__now_ns()));
 	s->nlive = 1;
+	return 0;
+}
+
+int bpf_follow_command(struct bpf_session *s)
+{
+	/* Its task is counted in the record of the process; the fp_proc already counts it. */
+	int rc = bpf_new_record(s, 1, s->root, getpid(), 0);
+
+	if (rc)
+		return -1;
+	rc = seed_task(s, s->root, s->root, 1, KF_TASK_WAIT_EXEC);
+	if (rc < 0) {
+		errno = -rc;
+		return perror_msg("bpf: following the command (pid %d)", (int)s->root);
+	}
 	return 0;
 }
 
