@@ -29,7 +29,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build
+.PHONY: all run check check-long check-asan unit bench bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build
 
 all: $(BUILD)/kfootprint
 
@@ -158,6 +158,10 @@ run: deps all
 bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
+
+# Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
+bench-loss: deps all
+	$(Q)sh bench/bpf_loss.sh $(BUILD)/kfootprint
 
 # --- install list ------------------------------------------------------------------------------------
 install-list:
