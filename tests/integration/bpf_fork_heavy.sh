@@ -45,20 +45,26 @@ else
 fi
 
 # --- the reader stopped while the workload opens a file 40 000 times: more than the ring holds ---
-# kfootprint is stopped (SIGSTOP) from before the opens until the workload has ended.
+# stall KFOOTPRINT OUT.json: kfootprint is stopped (SIGSTOP) from before the opens until the workload has
+# ended, then resumed; sets $rc.
 opens='import os
 for i in range(40000): os.close(os.open("/etc/hostname", os.O_RDONLY))'
-wl="sleep 1; /usr/bin/python3 -c '$opens'; for i in 1 2 3 4 5; do /bin/true; done; touch $T/done"
-"$KF" record -b bpf -F json --report /dev/null -o "$T/st.json" -- sh -c "$wl" 2>"$T/st.err" &
-k=$!
-sleep 0.5
-kill -STOP "$k"
-i=0
-while [ ! -e "$T/done" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.2
-kill -CONT "$k"
-wait "$k"
-eq "stalled reader: kfootprint exits 0" 0 "$?"
+stall() {
+	rm -f "$T/done"
+	wl="sleep 1; /usr/bin/python3 -c '$opens'; for i in 1 2 3 4 5; do /bin/true; done; touch $T/done"
+	"$1" record -b bpf -F json --report /dev/null -o "$2" -- sh -c "$wl" 2>"$2.err" &
+	k=$!
+	sleep 0.5
+	kill -STOP "$k"
+	i=0
+	while [ ! -e "$T/done" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.2
+	kill -CONT "$k"
+	wait "$k"
+	rc=$?
+}
+stall "$KF" "$T/st.json"
+eq "stalled reader: kfootprint exits 0" 0 "$rc"
 eq "stalled reader: open events lost, counted, said why" "False True lost events: exec/open events (ring full)" \
 	"$(jget "$T/st.json" "'%s %s %s' % (d['complete'], d['lost_events'] > 1000, __import__('re').sub(r' [0-9]+ ', ' ', d.get('incomplete_why', '')))")"
 eq "stalled reader: the 40 000 opens still counted, 9 processes with their ends" "True 9 9" \
@@ -69,3 +75,13 @@ for f in text tree strace rst csv; do
 	eq "stalled reader: the $f report says INCOMPLETE and why" 1 \
 		"$("$KF" report -F "$f" "$T/st.json" | grep -c 'INCOMPLETE: lost events: [0-9]* exec/open events (ring full)')"
 done
+
+# --- the same under the sanitizers: records taken late, exec events lost ---
+if [ -n "$KF_ASAN_BIN" ] && [ -x "$KF_ASAN_BIN" ]; then
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	stall "$KF_ASAN_BIN" "$T/as.json"
+	eq "asan: stalled reader, exit 0, no sanitizer report, events lost" "0 0 True" \
+		"$rc $(grep -c Sanitizer "$T/as.json.err") $(jget "$T/as.json" "d['lost_events'] > 0")"
+else
+	skip asan "no sanitizer build (KF_ASAN)"
+fi
