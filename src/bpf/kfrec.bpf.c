@@ -53,18 +53,18 @@ const volatile __u32 pidns_ino;
 const volatile __u32 ring_wake_at; /* bytes waiting that wake the reader */
 
 /* Read and written by the user side through the mmap'ed .bss. */
-__u32 next_proc;     /* next process instance id */
-__s64 live_tasks;    /* tracked tasks not yet exited */
-__u64 lost_events;   /* exec and open events the ring had no room for */
-__u64 lost_stats;    /* calls not counted: spill hash full */
-__u64 nstats;	     /* spill entries created (the user side deletes those of ended processes) */
-__u64 lost_tasks;    /* task storage could not be created */
-__s64 npending;	     /* entries in `pending`: while 0, an unfollowed task costs one storage lookup */
-__u64 kept_ended;    /* ended processes whose end the ring could not carry: their records wait in `procs` */
-__u64 late_forks;    /* forks the ring could not carry (the record tells them later) */
-__u64 norec_procs;   /* processes without a record (`procs` full): counted in the spill hash */
-__u64 ring_high;     /* most bytes seen waiting in the ring */
-__s32 ns_level = -1; /* the level of kfootprint's pid namespace, found at the first event */
+__u32 next_proc;   /* next process instance id */
+__s64 live_tasks;  /* tracked tasks not yet exited */
+__u64 lost_events; /* exec and open events the ring had no room for */
+__u64 lost_stats;  /* calls not counted: spill hash full */
+__u64 nstats;	   /* spill entries created (the user side deletes those of ended processes) */
+__u64 lost_tasks;  /* task storage could not be created */
+__s64 npending;	   /* entries in `pending`: while 0, an unfollowed task costs one storage lookup */
+__u64 kept_ended;  /* ended processes whose end the ring could not carry: their records wait in `procs` */
+__u64 late_forks;  /* forks the ring could not carry (the record tells them later) */
+__u64 norec_procs; /* processes without a record (`procs` full): counted in the spill hash */
+__u64 ring_high;   /* most bytes seen waiting in the ring */
+__u32 ns_level1;   /* 1 + the level of kfootprint's pid namespace, found at the first event; 0 unknown */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -174,10 +174,9 @@ static __always_inline struct kf_proc_rec *rec_of(__u32 proc)
 /*
  * The slow paths of task_of(), for the current task: a task kfootprint seeded, at its first event, is
  * counted in its process's record; a child of a followed task, running for the first time, is adopted
- * (given its state from `pending`). Returns whether the task is followed now. Global, so that the verifier
- * walks the programs once whichever path a task took, not once per path.
+ * (given its state from `pending`). Returns whether the task is followed now.
  */
-__noinline int follow_current(void)
+static __always_inline int follow_current(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0), *p;
@@ -302,8 +301,8 @@ static __always_inline void spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u
 }
 
 /*
- * Counts a call. A global function: the verifier checks it once, not at each of its callers (which cost
- * tens of milliseconds of start-up).
+ * Counts a call. A global function: the verifier checks it once per program, not at each of its callers
+ * (inlined, it cost 5 ms more start-up; its probe loop unrolled, 1.5 ms).
  */
 __noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
 {
@@ -319,15 +318,15 @@ __noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
 }
 
 /*
- * The number of a struct pid in kfootprint's pid namespace; 0 when it is not visible there. Global, so
- * that the verifier walks its loop once: the pointer comes as a number, read with CO-RE.
+ * The number of a struct pid in kfootprint's pid namespace; 0 when it is not visible there. Not inlined:
+ * the verifier walks its loop once per program, and not at all when kfootprint is in the initial namespace.
  */
-__noinline __u32 ns_nr(__u64 pid_addr)
+static __noinline __u32 ns_nr(__u64 pid_addr)
 {
 	struct pid *pid = (struct pid *)pid_addr;
 	struct upid *up;
 	__u32 level, ino;
-	__s32 lvl = ns_level;
+	__s32 lvl = (__s32)ns_level1 - 1; /* .bss, not .data: one map fewer to create at start-up */
 	int nr = 0;
 
 	if (!pid)
@@ -341,7 +340,7 @@ __noinline __u32 ns_nr(__u64 pid_addr)
 			ino = BPF_CORE_READ(up, ns, ns.inum);
 			if (ino == pidns_ino) {
 				lvl = i;
-				ns_level = lvl;
+				ns_level1 = lvl + 1;
 				break;
 			}
 		}
@@ -416,31 +415,28 @@ static __noinline int report_open(struct pt_regs *regs, __u32 proc, __u32 abi, _
 	struct kf_ev_open *ev = bpf_map_lookup_elem(&open_scratch, &zero);
 	const char *path;
 	long len;
-	int flags;
 
 	if (!ev)
 		return 0;
 	k &= KF_BPF_OPEN_MAX - 1;
 	path = (const char *)reg_arg(regs, abi, open_sc[k].path_arg);
+	/* Stored at once in each branch: nothing differs where they meet, so the verifier walks on once. */
 	if (open_sc[k].flags_arg < 0) {
-		flags = 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
+		ev->flags = 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
 	} else if (open_sc[k].how) {
 		__u64 f = 0;
 
 		bpf_probe_read_user(&f, sizeof(f), (void *)reg_arg(regs, abi, open_sc[k].flags_arg));
-		flags = (int)f;
+		ev->flags = (int)f;
 	} else {
-		flags = (int)reg_arg(regs, abi, open_sc[k].flags_arg);
+		ev->flags = (int)reg_arg(regs, abi, open_sc[k].flags_arg);
 	}
 	ev->type = KF_EV_OPEN;
 	ev->proc = proc;
 	ev->ret = ret;
-	ev->flags = flags;
+	/* A path that cannot be read leaves the buffer zeroed (the helper clears it): an empty path, length 0. */
 	len = bpf_probe_read_user_str(ev->path, sizeof(ev->path), path);
-	if (len <= 0) {
-		ev->path[0] = '\0';
-		len = 1;
-	}
+	len &= ~(len >> 63);
 	if (bpf_ringbuf_output(&events, ev, offsetof(struct kf_ev_open, path) + (len & (KF_BPF_PATH_MAX - 1)) + 1,
 			       wakeup()))
 		__sync_fetch_and_add(&lost_events, 1);
@@ -455,11 +451,8 @@ static __always_inline bool seccomp_killed(struct task_struct *task)
 	return task->seccomp.mode == SECCOMP_MODE_DEAD;
 }
 
-/*
- * The call a seccomp filter killed the current task in: counted as made, and marked as killed. Global, so
- * that the verifier walks it once per program, whichever path reaches it.
- */
-__noinline int seccomp_kill(__u32 proc)
+/* The call a seccomp filter killed the current task in: counted as made, and marked as killed. */
+static __always_inline int seccomp_kill(__u32 proc)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__s32 nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
