@@ -37,7 +37,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-asan unit bench deps deps-check clean install-list format cppcheck fuzz fuzz-build man
+.PHONY: all run check check-long check-asan unit bench bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man
 
 all: $(BUILD)/kfootprint
 
@@ -162,6 +162,11 @@ check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
+# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads.
+check-long: deps
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all workloads
+	$(Q)KF_BUILD=$(BUILD) KF_SUITE=tests/long sh tests/run.sh; rc=$$?; cat $(BUILD)/check-long.txt 2>/dev/null; exit $$rc
+
 run: deps all
 	$(Q)sh scripts/run-default.sh $(BUILD)/kfootprint $(BUILD)/run.json
 
@@ -169,6 +174,10 @@ bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+
+# Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
+bench-loss: deps all
+	$(Q)sh bench/bpf_loss.sh $(BUILD)/kfootprint
 
 # --- install list ------------------------------------------------------------------------------------
 install-list:

@@ -3,7 +3,8 @@
 # in $KF_ASAN, then every tests/integration/*.sh. Every test speaks TAP lines:
 #   ok NAME | not ok NAME | ok NAME # SKIP why
 # The last line is "N passed, N failed, N skipped"; the exit status is non-zero when anything failed.
-# KF_ONLY=pattern runs only the scripts/binaries whose name contains pattern.
+# KF_ONLY=pattern runs only the scripts/binaries whose name contains pattern. KF_SUITE=DIR runs the scripts
+# of DIR instead of the unit tests and tests/integration (make check-long: tests/long).
 set -u
 : "${KF_BUILD:=build}"
 : "${KF_ASAN:=}"
@@ -39,7 +40,10 @@ run_one() { # name, command...
 
 match() { [ -z "${KF_ONLY:-}" ] || case "$1" in *"$KF_ONLY"*) return 0 ;; *) return 1 ;; esac; }
 
+suite=${KF_SUITE:-tests/integration}
+[ -n "${KF_SUITE:-}" ] && KF_ASAN=
 for t in "$KF_BUILD"/tests/test_*; do
+	[ -z "${KF_SUITE:-}" ] || break
 	[ -x "$t" ] || continue
 	match "$t" || continue
 	run_one "unit/$(basename "$t")" "$t"
@@ -51,7 +55,7 @@ if [ -n "$KF_ASAN" ]; then
 		run_one "asan/$(basename "$t")" "$t"
 	done
 fi
-for t in tests/integration/*.sh; do
+for t in "$suite"/*.sh; do
 	[ -f "$t" ] || continue
 	match "$t" || continue
 	run_one "$(basename "$t" .sh)" sh "$t"

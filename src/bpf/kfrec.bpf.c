@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel side of the bpf backend: follows the workload's tasks from sched_process_fork and aggregates its
- * system calls per process × ABI × call × errno in a per-CPU hash. Lifecycle and opens go to a ring buffer.
+ * Kernel side of the bpf backend: follows the workload's tasks from sched_process_fork and counts its system
+ * calls per process × ABI × call × errno in a record per process, which stays in the kernel until the
+ * process ends. Forks, execs, ends of processes and opens go to a ring buffer.
  *
  * Raw tracepoints (raw_tp) are used rather than tracefs tracepoints: they call the program directly with
  * the tracepoint's arguments (no trace record is built first) and need no tracefs. Not tp_btf: attaching
@@ -10,7 +11,13 @@
  * of the current task), which the user side resolves against a minimal copy of the running kernel's BTF.
  *
  * The hot path (every sys_exit, and sys_enter in time mode) is one task-storage lookup for tasks that are
- * not the workload's, and one per-CPU hash update for those that are.
+ * not the workload's; for those that are, one lookup of the process's record and an atomic add to the
+ * slot of the call, nothing sent to user space.
+ *
+ * Nothing that matters is lost when user space falls behind: a record stays in the map until user space
+ * takes it, also when the ring could not carry the news of its end, and a fork the ring could not carry
+ * is known from the record. Only the exe and argv of an exec and the path of an open travel through the
+ * ring alone; those are counted when the ring is full.
  */
 #include "vmlinux.h"
 
@@ -29,26 +36,36 @@ char LICENSE[] SEC("license") = "GPL";
 #define ERESTARTSYS	      512 /* include/linux/errno.h: 512..516 are the kernel's restart codes */
 #define ERESTART_RESTARTBLOCK 516
 #define SIGKILL		      9
-#define RING_SIZE	      (1 << 20)
+#define SECCOMP_MODE_DEAD     3 /* kernel/seccomp.c: set when a filter kills the task */
+#define PROCS_MAX	      8192
 
 /* Filled by the user side before load. */
 const volatile bool with_time = true;
-const volatile __u64 open_bits[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX / 64]; /* [abi * 8 + nr / 64] */
+/* [abi * KF_BPF_OPEN_NR_MAX + nr]: 0 for calls that open no path, else 1 + their index in open_sc */
+const volatile __u8 open_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 const volatile struct kf_open_sc open_sc[KF_BPF_OPEN_MAX];
 const volatile __s32 nr_exit[KF_BPF_NABI];
 const volatile __s32 nr_exit_group[KF_BPF_NABI];
 const volatile __s32 nr_execve[KF_BPF_NABI]; /* what exec writes into orig_ax for the new image's ABI */
 const volatile __s32 nr_rt_sigreturn[KF_BPF_NABI];
+/* The inode of kfootprint's pid namespace, 0 when that is the initial one: pids are reported as it sees them. */
+const volatile __u32 pidns_ino;
+const volatile __u32 ring_wake_at; /* bytes waiting that wake the reader */
 
 /* Read and written by the user side through the mmap'ed .bss. */
 __u32 next_proc;   /* next process instance id */
 __s64 live_tasks;  /* tracked tasks not yet exited */
-__u64 lost_events; /* ring buffer full */
-__u64 lost_stats;  /* stats hash full */
-__u64 nstats;	   /* stats entries created (the user side deletes those of ended processes) */
+__u64 lost_events; /* exec and open events the ring had no room for */
+__u64 lost_stats;  /* calls not counted: spill hash full */
+__u64 nstats;	   /* spill entries created (the user side deletes those of ended processes) */
 __u64 lost_tasks;  /* task storage could not be created */
 __s64 npending;	   /* entries in `pending`: while 0, an unfollowed task costs one storage lookup */
 struct kf_cpu_count cpu_calls[KF_BPF_CPU_MAX]; /* read only for the live progress line */
+__u64 kept_ended;  /* ended processes whose end the ring could not carry: their records wait in `procs` */
+__u64 late_forks;  /* forks the ring could not carry (the record tells them later) */
+__u64 norec_procs; /* processes without a record (`procs` full): counted in the spill hash */
+__u64 ring_high;   /* most bytes seen waiting in the ring */
+__u32 ns_level1;   /* 1 + the level of kfootprint's pid namespace, found at the first event; 0 unknown */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -69,6 +86,7 @@ struct {
 	__type(value, struct kf_task);
 } pending SEC(".maps");
 
+/* Calls of processes without a record, or past its slots: per process instance × ABI × call × errno. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	/*
@@ -81,28 +99,61 @@ struct {
 	__type(value, struct kf_stat_val);
 } stats SEC(".maps");
 
+/*
+ * The record of each process, from its fork until user space takes it after its end: memory follows the
+ * processes alive or not yet read, up to PROCS_MAX (~3 KB each); not preallocated, so it costs nothing
+ * at start-up.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, PROCS_MAX);
+	__type(key, __u32);
+	__type(value, struct kf_proc_rec);
+} procs SEC(".maps");
+
+/* A zeroed record to create new ones from (never written). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kf_proc_rec);
+} proc_zero SEC(".maps");
+
+/* Sized by the user side (RING_SIZE in src/trace/bpf.c). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, RING_SIZE); /* ~400 execs or ~10000 opens ahead of the reader; each MB costs start-up */
+	__uint(max_entries, 1 << 20);
 } events SEC(".maps");
 
 /*
- * Opens, forks and execs do not wake the reader, which polls every 100 ms: a wake-up per event would put
- * kfootprint on a CPU for every file the workload opens. It is woken when the ring is half full, and by
- * every exit, so the end of the workload is seen at once.
+ * Events do not wake the reader, which reads the ring every 50 ms anyway: a wake-up per event would put
+ * kfootprint on a CPU for every file the workload opens. It is woken when ring_wake_at bytes wait, and by
+ * the end of the last task, so that the end of the workload is seen at once.
  */
 static __always_inline __u64 wakeup(void)
 {
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > RING_SIZE / 2 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+
+	if (avail > ring_high)
+		ring_high = avail; /* a figure for -v: a lost update only makes it smaller */
+	return avail >= ring_wake_at ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* Scratch space for an open event: built here, then only its used length is copied to the ring. */
+/* Scratch space for events sized to their content: built here, then only the used length is sent. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct kf_ev_open);
 } open_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kf_ev_exec);
+} exec_scratch SEC(".maps");
 
 /* tab[abi] with constant indexes only: the verifier cannot always carry a bound on abi through a spill. */
 static __always_inline __s32 per_abi(const volatile __s32 *tab, __u32 abi)
@@ -115,27 +166,60 @@ static __always_inline __s32 per_abi(const volatile __s32 *tab, __u32 abi)
 	}
 }
 
-/* The followed task's state, or NULL when the current task is not the workload's. */
-static __always_inline struct kf_task *task_of(struct task_struct *task)
+/* The record of a process instance, or NULL (none: the map was full; or already taken by user space). */
+static __always_inline struct kf_proc_rec *rec_of(__u32 proc)
 {
+	return bpf_map_lookup_elem(&procs, &proc);
+}
+
+/*
+ * The slow paths of task_of(), for the current task: a task kfootprint seeded, at its first event, is
+ * counted in its process's record; a child of a followed task, running for the first time, is adopted
+ * (given its state from `pending`). Returns whether the task is followed now.
+ */
+static __always_inline int follow_current(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0), *p;
+	struct kf_proc_rec *r;
 	__u32 tid;
 
-	if (t || !npending)
-		return t;
-	/* A child of a followed task, running for the first time: adopt it. */
+	if (t) {
+		r = rec_of(t->proc);
+		if (r) {
+			__sync_fetch_and_add(&r->p.ntasks, 1);
+			t->counted = 1;
+		}
+		return 1;
+	}
 	tid = (__u32)bpf_get_current_pid_tgid();
 	p = bpf_map_lookup_elem(&pending, &tid);
 	if (!p)
-		return NULL;
+		return 0;
 	t = bpf_task_storage_get(&tasks, task, p, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!bpf_map_delete_elem(&pending, &tid))
 		__sync_fetch_and_add(&npending, -1);
 	if (!t) {
 		__sync_fetch_and_add(&lost_tasks, 1);
 		__sync_fetch_and_add(&live_tasks, -1);
+		return 0;
 	}
-	return t;
+	return 1;
+}
+
+/*
+ * The followed task's state, or NULL when the current task is not the workload's: one task-storage
+ * lookup, and for tasks not followed, one look at the count of children waiting to be adopted.
+ */
+static __always_inline struct kf_task *task_of(struct task_struct *task)
+{
+	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+
+	if (t ? t->counted : !npending)
+		return t;
+	if (!follow_current())
+		return NULL;
+	return bpf_task_storage_get(&tasks, task, 0, 0);
 }
 
 /* The ABI of the current call and its number without the x32 bit. */
@@ -150,7 +234,50 @@ static __always_inline __u8 call_abi(struct task_struct *task, __s32 *nr)
 	return KF_BPF_ABI_X86_64;
 }
 
-static __always_inline void account(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 ns)
+struct slot_probe {
+	struct kf_proc_rec *r;
+	__u64 ns;
+	__u32 key;
+	__u32 h;
+	bool done;
+};
+
+/* One probe of slot_add(): 1 ends the walk. */
+static long probe_slot(__u32 i, void *ctx)
+{
+	struct slot_probe *pr = ctx;
+	struct kf_slot *sl = &pr->r->slots[(pr->h + i) & (KF_BPF_SLOTS - 1)];
+	__u32 k = sl->key;
+
+	/* Threads of the process share the record: a free slot is taken with a compare-and-swap. */
+	if (!k) {
+		k = __sync_val_compare_and_swap(&sl->key, 0, pr->key);
+		if (!k)
+			k = pr->key;
+	}
+	if (k != pr->key)
+		return 0;
+	__sync_fetch_and_add(&sl->calls, 1);
+	if (pr->ns)
+		__sync_fetch_and_add(&sl->ns, pr->ns);
+	pr->done = true;
+	return 1;
+}
+
+/*
+ * Adds a call to the slot of key (open addressing, linear probing), taking a free one if needed; false when
+ * the probes find no room. Through bpf_loop(): the verifier checks one probe, not each of them.
+ */
+static __always_inline bool slot_add(struct kf_proc_rec *r, __u32 key, __u64 ns)
+{
+	struct slot_probe pr = {.r = r, .ns = ns, .key = key, .h = (key * 2654435761u) >> 16};
+
+	bpf_loop(KF_BPF_SLOT_PROBES, probe_slot, &pr, 0);
+	return pr.done;
+}
+
+/* Calls that fit no record: the spill hash, which user space empties of ended processes. */
+static __always_inline void spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 ns)
 {
 	struct kf_stat_key k = {.proc = proc, .nr = nr, .err = err, .abi = abi};
 	struct kf_stat_val *v = bpf_map_lookup_elem(&stats, &k);
@@ -170,93 +297,183 @@ static __always_inline void account(__u32 proc, __u8 abi, __s32 nr, __u16 err, _
 	}
 	/* Atomic: the syscall tracepoints may be preempted on this kernel, and a per-CPU value is shared. */
 	__sync_fetch_and_add(&v->calls, 1);
-	__sync_fetch_and_add(&cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls, 1);
 	if (ns)
 		__sync_fetch_and_add(&v->ns, ns);
+}
+
+/*
+ * Counts a call. A global function: the verifier checks it once per program, not at each of its callers
+ * (inlined, it cost 5 ms more start-up; its probe loop unrolled, 1.5 ms).
+ */
+__noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
+{
+	struct kf_proc_rec *r = rec_of(proc);
+
+	/* the live progress line's count: one cache line per CPU, so CPUs do not contend for it */
+	if (err != KF_ERR_SECCOMP_KILL)
+		__sync_fetch_and_add(&cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls, 1);
+	if (r && nr >= 0 && nr <= KF_SLOT_NR_MAX && err <= KF_ERR_SECCOMP_KILL && abi < KF_BPF_NABI &&
+	    slot_add(r, KF_SLOT_KEY(abi, nr, err), ns))
+		return 0;
+	if (r && !(r->p.flags & KF_PROC_SPILLED))
+		__sync_fetch_and_or(&r->p.flags, KF_PROC_SPILLED);
+	spill(proc, abi, nr, err, ns);
+	return 0;
+}
+
+/*
+ * The number of a struct pid in kfootprint's pid namespace; 0 when it is not visible there. Not inlined:
+ * the verifier walks its loop once per program, and not at all when kfootprint is in the initial namespace.
+ */
+static __noinline __u32 ns_nr(__u64 pid_addr)
+{
+	struct pid *pid = (struct pid *)pid_addr;
+	struct upid *up;
+	__u32 level, ino;
+	__s32 lvl = (__s32)ns_level1 - 1; /* .bss, not .data: one map fewer to create at start-up */
+	int nr = 0;
+
+	if (!pid)
+		return 0;
+	level = BPF_CORE_READ(pid, level);
+	if (lvl < 0) {
+		/* Found once: every task we follow sees kfootprint's namespace at the same level. */
+		for (__u32 i = 0; i < 32 && i <= level; i++) {
+			up = &pid->numbers[0];
+			up += i;
+			ino = BPF_CORE_READ(up, ns, ns.inum);
+			if (ino == pidns_ino) {
+				lvl = i;
+				ns_level1 = lvl + 1;
+				break;
+			}
+		}
+		if (lvl < 0)
+			return 0;
+	}
+	if ((__u32)lvl > level)
+		return 0;
+	up = &pid->numbers[0];
+	up += lvl & 31;
+	bpf_core_read(&nr, sizeof(nr), &up->nr);
+	return nr;
+}
+
+/* A task's thread id and thread-group id as kfootprint sees them. */
+static __always_inline __u32 tid_of(struct task_struct *task)
+{
+	return pidns_ino ? ns_nr((__u64)BPF_CORE_READ(task, thread_pid)) : BPF_CORE_READ(task, pid);
+}
+
+static __always_inline __u32 tgid_of(struct task_struct *task)
+{
+	return pidns_ino ? ns_nr((__u64)BPF_CORE_READ(task, group_leader, thread_pid)) : BPF_CORE_READ(task, tgid);
 }
 
 static __always_inline void fill_hdr(struct kf_ev_hdr *h, __u32 type, __u32 proc, struct task_struct *task)
 {
 	h->type = type;
 	h->proc = proc;
-	__u64 id = bpf_get_current_pid_tgid();
-
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
+	h->pid = tgid_of(task);
+	h->tid = tid_of(task);
 	h->ts = bpf_ktime_get_ns();
 }
 
+/*
+ * Argument i (0-3) of the call: from the register that ABI passes it in, found through a table of CO-RE
+ * offsets rather than a switch, whose every case the verifier would follow to the end of the program.
+ */
 static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int i)
 {
-	if (abi == KF_BPF_ABI_I386) {
-		switch (i) {
-		case 0: return (__u32)BPF_CORE_READ(regs, bx);
-		case 1: return (__u32)BPF_CORE_READ(regs, cx);
-		case 2: return (__u32)BPF_CORE_READ(regs, dx);
-		default: return (__u32)BPF_CORE_READ(regs, si);
-		}
-	}
-	switch (i) {
-	case 0: return BPF_CORE_READ(regs, di);
-	case 1: return BPF_CORE_READ(regs, si);
-	case 2: return BPF_CORE_READ(regs, dx);
-	default: return BPF_CORE_READ(regs, r10);
-	}
+	__u32 offs[8] = {
+	    bpf_core_field_offset(struct pt_regs, di), bpf_core_field_offset(struct pt_regs, si),
+	    bpf_core_field_offset(struct pt_regs, dx), bpf_core_field_offset(struct pt_regs, r10),
+	    bpf_core_field_offset(struct pt_regs, bx), bpf_core_field_offset(struct pt_regs, cx),
+	    bpf_core_field_offset(struct pt_regs, dx), bpf_core_field_offset(struct pt_regs, si),
+	};
+	__u32 i386 = abi == KF_BPF_ABI_I386;
+	unsigned long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)regs + offs[(i386 * 4 + i) & 7]);
+	return i386 ? (__u32)v : v;
 }
 
-static __always_inline bool is_open(__u8 abi, __s32 nr)
+/* 1 + the index in open_sc of an open-like call, 0 for other calls. */
+static __always_inline __u32 open_of(__u8 abi, __s32 nr)
 {
-	__u32 i = (__u32)abi * (KF_BPF_OPEN_NR_MAX / 64) + ((__u32)nr >> 6);
+	__u32 i = (__u32)abi * KF_BPF_OPEN_NR_MAX + (__u32)nr;
 
 	/* One bound on the final index: the verifier loses the ones on abi and nr after a spill. */
-	if (nr < 0 || nr >= KF_BPF_OPEN_NR_MAX || i >= KF_BPF_NABI * KF_BPF_OPEN_NR_MAX / 64)
-		return false;
-	return open_bits[i] & (1ull << (nr & 63));
+	if (nr < 0 || nr >= KF_BPF_OPEN_NR_MAX || i >= KF_BPF_NABI * KF_BPF_OPEN_NR_MAX)
+		return 0;
+	return open_slot[i];
 }
 
-static __noinline int report_open(struct pt_regs *regs, __u32 proc, __u32 abi, __s32 nr, long ret)
+/*
+ * The call's index in open_sc comes from a table, not from a search: a search that compares nr would make
+ * the verifier walk what follows once for each open-like call.
+ */
+static __noinline int report_open(struct pt_regs *regs, __u32 proc, __u32 abi, __u32 k, long ret)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 zero = 0;
 	struct kf_ev_open *ev = bpf_map_lookup_elem(&open_scratch, &zero);
-	const char *path = NULL;
+	const char *path;
 	long len;
-	int flags = 0;
 
 	if (!ev)
 		return 0;
-	for (int i = 0; i < KF_BPF_OPEN_MAX; i++) {
-		if (open_sc[i].nr != nr || open_sc[i].abi != abi)
-			continue;
-		path = (const char *)reg_arg(regs, abi, open_sc[i].path_arg);
-		if (open_sc[i].flags_arg < 0) {
-			flags = 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
-		} else if (open_sc[i].how) {
-			__u64 f = 0;
+	k &= KF_BPF_OPEN_MAX - 1;
+	path = (const char *)reg_arg(regs, abi, open_sc[k].path_arg);
+	/* Stored at once in each branch: nothing differs where they meet, so the verifier walks on once. */
+	if (open_sc[k].flags_arg < 0) {
+		ev->flags = 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
+	} else if (open_sc[k].how) {
+		__u64 f = 0;
 
-			bpf_probe_read_user(&f, sizeof(f), (void *)reg_arg(regs, abi, open_sc[i].flags_arg));
-			flags = (int)f;
-		} else {
-			flags = (int)reg_arg(regs, abi, open_sc[i].flags_arg);
-		}
-		break;
+		bpf_probe_read_user(&f, sizeof(f), (void *)reg_arg(regs, abi, open_sc[k].flags_arg));
+		ev->flags = (int)f;
+	} else {
+		ev->flags = (int)reg_arg(regs, abi, open_sc[k].flags_arg);
 	}
-	if (!path)
-		return 0;
-	fill_hdr(&ev->h, KF_EV_OPEN, proc, task);
+	ev->type = KF_EV_OPEN;
+	ev->proc = proc;
 	ev->ret = ret;
-	ev->flags = flags;
-	ev->nr = nr;
-	ev->abi = abi;
+	/* A path that cannot be read leaves the buffer zeroed (the helper clears it): an empty path, length 0. */
 	len = bpf_probe_read_user_str(ev->path, sizeof(ev->path), path);
-	if (len <= 0) {
-		ev->path[0] = '\0';
-		len = 1;
-	}
+	len &= ~(len >> 63);
 	if (bpf_ringbuf_output(&events, ev, offsetof(struct kf_ev_open, path) + (len & (KF_BPF_PATH_MAX - 1)) + 1,
 			       wakeup()))
 		__sync_fetch_and_add(&lost_events, 1);
 	return 0;
+}
+
+/* SECCOMP_MODE_DEAD: a seccomp filter killed the task in the call it is in. */
+static __always_inline bool seccomp_killed(struct task_struct *task)
+{
+	if (!bpf_core_field_exists(task->seccomp))
+		return false;
+	return task->seccomp.mode == SECCOMP_MODE_DEAD;
+}
+
+/* The call a seccomp filter killed the current task in: counted as made, and marked as killed. */
+static __always_inline int seccomp_kill(__u32 proc)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__s32 nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
+	__u8 abi = call_abi(task, &nr);
+
+	account(proc, abi, nr, 0, 0);
+	account(proc, abi, nr, KF_ERR_SECCOMP_KILL, 0);
+	return 0;
+}
+
+/* Once per task: sys_exit may see the killed call (a killed process), and then sched_process_exit. */
+static __always_inline void account_seccomp_kill(struct kf_task *t)
+{
+	if (t->seccomp_done)
+		return;
+	t->seccomp_done = 1;
+	seccomp_kill(t->proc);
 }
 
 SEC("raw_tp/sys_enter")
@@ -274,6 +491,8 @@ int BPF_PROG(kf_sys_enter, struct pt_regs *regs, long id)
 	/* The started command is the workload from its execve on, as under ptrace: even when it fails. */
 	if (t->state == KF_TASK_WAIT_EXEC && nr == per_abi(nr_execve, t->enter_abi))
 		t->state = KF_TASK_ACTIVE;
+	else if (t->state == KF_TASK_ATTACHED)
+		t->state = KF_TASK_ACTIVE;
 	return 0;
 }
 
@@ -285,27 +504,45 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	__s32 nr;
 	__u8 abi;
 	__u16 err;
+	__u32 k;
 	__u64 ns = 0;
 
 	if (!t)
 		return 0;
 	if (with_time) {
 		if (t->state != KF_TASK_ACTIVE) {
-			if (t->state == KF_TASK_FRESH) /* the child's return from fork/clone: counted in the parent */
-				t->state = KF_TASK_ACTIVE;
+			if (t->state != KF_TASK_WAIT_EXEC) /* fork's return in the child: counted in the parent */
+				t->state = KF_TASK_ACTIVE; /* attached: a call entered before we watched */
 			t->enter_nr = -1;
 			return 0;
 		}
-		/* The call as it was entered: exec rewrites orig_ax and the compat status for the new image. */
-		if (t->enter_nr < 0)
-			return 0; /* entered before we were watching */
-		nr = t->enter_nr;
-		abi = t->enter_abi;
-		ns = bpf_ktime_get_ns() - t->enter_ns;
-		t->enter_nr = -1;
+		if (t->enter_nr >= 0) {
+			/* The call as it was entered: exec rewrites orig_ax and the compat status for the new image. */
+			nr = t->enter_nr;
+			abi = t->enter_abi;
+			ns = bpf_ktime_get_ns() - t->enter_ns;
+			t->enter_nr = -1;
+		} else {
+			/*
+			 * An exit with no entry: seccomp (or a tracer) refused the call before the sys_enter
+			 * tracepoint, which comes after them. It was made: counted with no time in it.
+			 */
+			if (seccomp_killed(task)) {
+				account_seccomp_kill(t);
+				return 0;
+			}
+			nr = BPF_CORE_READ(regs, orig_ax);
+			abi = call_abi(task, &nr);
+			if (nr < 0)
+				return 0; /* a tracer cancelled it */
+		}
 	} else {
 		if (t->state == KF_TASK_FRESH) {
 			t->state = KF_TASK_ACTIVE;
+			return 0;
+		}
+		if (seccomp_killed(task)) {
+			account_seccomp_kill(t);
 			return 0;
 		}
 		nr = BPF_CORE_READ(regs, orig_ax);
@@ -322,8 +559,8 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 		if (t->state == KF_TASK_WAIT_EXEC) {
 			if (nr != per_abi(nr_execve, abi))
 				return 0;
-			t->state = KF_TASK_ACTIVE;
 		}
+		t->state = KF_TASK_ACTIVE;
 	}
 	err = ret < 0 && ret >= -MAX_ERRNO ? -ret : 0;
 	/*
@@ -334,8 +571,9 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	    (BPF_CORE_READ(task, pending.signal.sig[0]) & (1ul << (SIGKILL - 1))))
 		err = 0;
 	account(t->proc, abi, nr, err, ns);
-	if (is_open(abi, nr))
-		report_open(regs, t->proc, abi, nr, ret);
+	k = open_of(abi, nr);
+	if (k)
+		report_open(regs, t->proc, abi, k - 1, ret);
 	return 0;
 }
 
@@ -344,9 +582,12 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *pt = task_of(task);
-	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH};
+	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH, .counted = 1};
 	struct kf_ev_fork *ev;
-	__u32 tid, tgid;
+	struct kf_proc_rec *r, *pr;
+	__u32 tid, tgid, pid, ppid, zero = 0;
+	char comm[16];
+	void *blank;
 	bool thread;
 
 	if (!pt)
@@ -362,20 +603,57 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 	}
 	__sync_fetch_and_add(&npending, 1);
 	__sync_fetch_and_add(&live_tasks, 1);
+	pr = rec_of(pt->proc);
+	if (thread) {
+		if (pr) {
+			__sync_fetch_and_add(&pr->p.threads, 1);
+			__sync_fetch_and_add(&pr->p.ntasks, 1);
+		}
+		return 0;
+	}
+	/*
+	 * The child's name is its parent's program's, as of the parent's last exec (as ptrace names it), not a
+	 * name the parent gave itself since with PR_SET_NAME.
+	 */
+	if (pr && pr->p.comm[0])
+		__builtin_memcpy(comm, pr->p.comm, sizeof(comm));
+	else
+		bpf_get_current_comm(comm, sizeof(comm));
+	/* A new process: its record, then the news of it for the tree (the record tells it too, later). */
+	pid = tgid_of(child);
+	ppid = tgid_of(task);
+	blank = bpf_map_lookup_elem(&proc_zero, &zero);
+	if (blank && !bpf_map_update_elem(&procs, &init.proc, blank, BPF_NOEXIST) && (r = rec_of(init.proc))) {
+		r->p.h.type = KF_EV_PROC;
+		r->p.h.proc = init.proc;
+		r->p.h.pid = pid;
+		r->p.h.tid = r->p.h.pid;
+		r->p.start_ts = bpf_ktime_get_ns();
+		r->p.parent_proc = pt->proc;
+		r->p.ppid = ppid;
+		r->p.host_pid = tgid;
+		r->p.threads = 1;
+		r->p.ntasks = 1;
+		r->p.flags = KF_PROC_FORKED;
+		__builtin_memcpy(r->p.comm, comm, sizeof(comm));
+	} else {
+		__sync_fetch_and_add(&norec_procs, 1);
+	}
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
-		__sync_fetch_and_add(&lost_events, 1);
+		__sync_fetch_and_add(&late_forks, 1);
 		return 0;
 	}
 	ev->h.type = KF_EV_FORK;
 	ev->h.proc = init.proc;
-	ev->h.pid = tgid;
-	ev->h.tid = tid;
+	ev->h.pid = pid;
+	ev->h.tid = ev->h.pid;
 	ev->h.ts = bpf_ktime_get_ns();
 	ev->parent_proc = pt->proc;
-	ev->ppid = bpf_get_current_pid_tgid() >> 32;
-	ev->thread = thread;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->ppid = ppid;
+	ev->host_pid = tgid;
+	ev->thread = 0;
+	__builtin_memcpy(ev->comm, comm, sizeof(comm));
 	bpf_ringbuf_submit(ev, wakeup());
 	return 0;
 }
@@ -386,32 +664,88 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = task_of(task);
 	struct kf_ev_exec *ev;
+	struct kf_proc_rec *r;
 	unsigned long start, end, len;
+	__u32 zero = 0;
+	long n;
 
 	if (!t)
 		return 0;
 	t->state = KF_TASK_ACTIVE;
 	t->exec_done = 1;
-	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
-	if (!ev) {
-		__sync_fetch_and_add(&lost_events, 1);
-		return 0;
+	/* The record knows the new name too, should the event below find no room in the ring. */
+	r = rec_of(t->proc);
+	if (r) {
+		__sync_fetch_and_add(&r->p.execs, 1);
+		bpf_get_current_comm(r->p.comm, sizeof(r->p.comm));
 	}
+	ev = bpf_map_lookup_elem(&exec_scratch, &zero);
+	if (!ev)
+		return 0;
 	fill_hdr(&ev->h, KF_EV_EXEC, t->proc, task);
-	ev->old_tid = old_pid;
+	ev->host_pid = BPF_CORE_READ(task, tgid);
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
-	if (bpf_probe_read_kernel_str(ev->filename, sizeof(ev->filename), BPF_CORE_READ(bprm, filename)) < 0)
-		ev->filename[0] = '\0';
+	/* The program that runs: for a script, its interpreter (as /proc/PID/exe and ptrace say), not the script. */
+	n = bpf_probe_read_kernel_str(ev->data, KF_BPF_FILENAME_MAX, BPF_CORE_READ(bprm, interp));
+	if (n <= 0) {
+		ev->data[0] = '\0';
+		n = 1;
+	}
+	n &= KF_BPF_FILENAME_MAX - 1; /* at most 511 with the NUL: the args fit after it */
+	ev->filename_len = n;
 	start = BPF_CORE_READ(task, mm, arg_start);
 	end = BPF_CORE_READ(task, mm, arg_end);
 	len = end > start ? end - start : 0;
-	if (len > sizeof(ev->args))
-		len = sizeof(ev->args);
-	ev->args_len = 0;
-	if (len && !bpf_probe_read_user(ev->args, len & (KF_BPF_ARGS_MAX - 1) ?: KF_BPF_ARGS_MAX, (void *)start))
-		ev->args_len = len;
-	bpf_ringbuf_submit(ev, wakeup());
+	/* One bound the verifier keeps all the way to the output's size: a single path through it. */
+	if (len > KF_BPF_ARGS_MAX - 1)
+		len = KF_BPF_ARGS_MAX - 1;
+	len &= KF_BPF_ARGS_MAX - 1;
+	if (!len || bpf_probe_read_user(ev->data + n, len, (void *)start))
+		len = 0;
+	ev->args_len = len;
+	if (bpf_ringbuf_output(&events, ev, offsetof(struct kf_ev_exec, data) + n + len, wakeup()))
+		__sync_fetch_and_add(&lost_events, 1);
 	return 0;
+}
+
+/* The wait(2) status of the task's thread group (from the signal struct: the group's, or the leader's). */
+static __always_inline __s32 group_status(struct task_struct *task)
+{
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+
+	return (BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT) ? BPF_CORE_READ(sig, group_exit_code)
+							       : BPF_CORE_READ(task, group_leader, exit_code);
+}
+
+/*
+ * The process ended: its record says how, and its head goes through the ring. When the ring has no room,
+ * the record stays in the map, marked ended, and user space finds it there. A process without a record
+ * (the map was full) sends what is known of it, and nothing keeps it when the ring is full.
+ */
+static __always_inline void end_proc(struct task_struct *task, __u32 proc, struct kf_proc_rec *r, __u64 wake)
+{
+	struct kf_ev_proc ev = {};
+
+	if (r) {
+		r->p.status = group_status(task);
+		r->p.h.ts = bpf_ktime_get_ns();
+		if (!r->p.host_pid)
+			r->p.host_pid = BPF_CORE_READ(task, tgid);
+		__sync_fetch_and_or(&r->p.flags, KF_PROC_ENDED);
+		__builtin_memcpy(&ev, &r->p, sizeof(ev));
+	} else {
+		fill_hdr(&ev.h, KF_EV_PROC, proc, task);
+		ev.status = group_status(task);
+		ev.host_pid = BPF_CORE_READ(task, tgid);
+		ev.flags = KF_PROC_SPILLED | KF_PROC_NOREC;
+	}
+	ev.flags |= KF_PROC_ENDED;
+	if (!bpf_ringbuf_output(&events, &ev, sizeof(ev), wake))
+		return;
+	if (r)
+		__sync_fetch_and_add(&kept_ended, 1);
+	else
+		__sync_fetch_and_add(&lost_events, 1);
 }
 
 SEC("raw_tp/sched_process_exit")
@@ -419,14 +753,18 @@ int BPF_PROG(kf_exit, struct task_struct *p)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = task_of(task);
-	struct kf_ev_exit *ev;
+	struct kf_proc_rec *r;
+	__u64 wake;
 	__s32 nr;
 	__u8 abi;
 
 	if (!t)
 		return 0;
-	/* exit and exit_group never reach sys_exit: count them here, once, in the task that made them. */
-	if (t->state == KF_TASK_ACTIVE) {
+	if (seccomp_killed(task)) {
+		/* SECCOMP_RET_KILL_THREAD of one thread of several: no sys_exit saw that call. */
+		account_seccomp_kill(t);
+	} else if (t->state == KF_TASK_ACTIVE) {
+		/* exit and exit_group never reach sys_exit: count them here, once, in the task that made them. */
 		if (with_time) {
 			nr = t->enter_nr;
 			abi = t->enter_abi;
@@ -437,23 +775,16 @@ int BPF_PROG(kf_exit, struct task_struct *p)
 		if (nr >= 0 && (nr == per_abi(nr_exit, abi) || nr == per_abi(nr_exit_group, abi)))
 			account(t->proc, abi, nr, 0, 0);
 	}
-	/* The last task of its group: read from the signal struct, since not every kernel passes group_dead. */
-	if (!BPF_CORE_READ(task, signal, live.counter)) {
-		struct signal_struct *sig = BPF_CORE_READ(task, signal);
-
-		ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
-		if (ev) {
-			fill_hdr(&ev->h, KF_EV_EXIT, t->proc, task);
-			ev->status = (BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT)
-					 ? BPF_CORE_READ(sig, group_exit_code)
-					 : BPF_CORE_READ(task, group_leader, exit_code);
-			ev->pad = 0;
-			bpf_ringbuf_submit(ev, BPF_RB_FORCE_WAKEUP);
-		} else {
-			__sync_fetch_and_add(&lost_events, 1);
-		}
-	}
-	/* Last: the user side ends when no task is live, after reading the ring (the exit event included). */
+	/* The end of the last task we follow wakes the reader, which then sees that nothing is left. */
+	wake = live_tasks <= 1 ? BPF_RB_FORCE_WAKEUP : wakeup();
+	/*
+	 * The last task of the process that passes here ends it: every task counts its calls before, so the
+	 * record is complete.
+	 */
+	r = rec_of(t->proc);
+	if (r ? t->counted && __sync_fetch_and_add(&r->p.ntasks, -1) == 1 : !BPF_CORE_READ(task, signal, live.counter))
+		end_proc(task, t->proc, r, wake);
+	/* Last: the user side ends when no task is live, after reading the ring (the end of the process included). */
 	__sync_fetch_and_add(&live_tasks, -1);
 	bpf_task_storage_delete(&tasks, task);
 	return 0;

@@ -16,7 +16,7 @@
 #define KF_BPF_ABI_X32	  2
 #define KF_BPF_NABI	  3
 
-/* Open-like calls the kernel side reports: bit maps of numbers below KF_BPF_OPEN_NR_MAX per ABI. */
+/* Open-like calls the kernel side reports: numbers below KF_BPF_OPEN_NR_MAX, up to KF_BPF_OPEN_MAX of them. */
 #define KF_BPF_OPEN_NR_MAX  512
 #define KF_BPF_OPEN_MAX	    16
 #define KF_BPF_PATH_MAX	    4096
@@ -35,23 +35,50 @@ enum kf_task_state {
 	KF_TASK_WAIT_EXEC = 0, /* the started command before its execve: its calls are kfootprint's */
 	KF_TASK_FRESH,	       /* a new task: its first sys_exit is the child's side of fork/clone */
 	KF_TASK_ACTIVE,
+	KF_TASK_ATTACHED, /* seeded by -p: its first sys_exit may end a call entered before we watched */
 };
 
 struct kf_task {
-	__u64 enter_ns; /* time mode: when the current call was entered */
-	__u32 proc;	/* process instance: unique per process, survives exec, never reused */
-	__s32 enter_nr; /* time mode: the call being made, -1 when none was seen entering */
-	__u8 enter_abi; /* time mode: its ABI */
-	__u8 state;	/* enum kf_task_state */
-	__u8 last_abi;	/* ABI of the task's last finished call (names an execve rewritten by exec) */
-	__u8 exec_done; /* a successful exec happened since the last sys_exit */
+	__u64 enter_ns;	   /* time mode: when the current call was entered */
+	__u32 proc;	   /* process instance: unique per process, survives exec, never reused */
+	__s32 enter_nr;	   /* time mode: the call being made, -1 when none was seen entering */
+	__u8 enter_abi;	   /* time mode: its ABI */
+	__u8 state;	   /* enum kf_task_state */
+	__u8 last_abi;	   /* ABI of the task's last finished call (names an execve rewritten by exec) */
+	__u8 exec_done;	   /* a successful exec happened since the last sys_exit */
+	__u8 counted;	   /* counted in its process record's ntasks */
+	__u8 seccomp_done; /* the call a seccomp filter killed it in is counted */
+	__u8 pad[2];
 };
 
-/* Key and value of the per-CPU stats hash: per process instance × ABI × call × errno. */
+/*
+ * Per-process counters, kept in the kernel for the life of the process and sent to user space once, when
+ * it ends: one slot per ABI x call x errno it used. A slot's key is KF_SLOT_KEY(abi, nr, err); 0 is free.
+ * err KF_ERR_SECCOMP_KILL counts the calls a seccomp filter killed the task in (the call itself is
+ * counted in its own slot as well). Calls with numbers past the key's range, or past the slots, go to the
+ * spill hash (struct kf_stat_key).
+ */
+#define KF_BPF_SLOTS		  128 /* a power of 2; processes of common programs use 10-50 */
+#define KF_BPF_SLOT_PROBES	  16
+#define KF_ERR_SECCOMP_KILL	  4096
+#define KF_SLOT_NR_MAX		  0xfffe
+#define KF_SLOT_KEY(abi, nr, err) (((__u32)(abi) << 30) | ((__u32)(err) << 16) | ((__u32)(nr) + 1))
+#define KF_SLOT_ABI(key)	  ((key) >> 30)
+#define KF_SLOT_ERR(key)	  (((key) >> 16) & 0x1fff)
+#define KF_SLOT_NR(key)		  ((int)((key)&0xffff) - 1)
+
+struct kf_slot {
+	__u32 key;
+	__u32 pad;
+	__u64 calls;
+	__u64 ns;
+};
+
+/* Key and value of the per-CPU spill hash: per process instance × ABI × call × errno. */
 struct kf_stat_key {
 	__u32 proc;
 	__s32 nr;
-	__u16 err; /* positive errno, 0 for success */
+	__u16 err; /* positive errno, 0 for success, KF_ERR_SECCOMP_KILL */
 	__u8 abi;
 	__u8 pad;
 };
@@ -73,10 +100,14 @@ struct kf_open_sc {
 enum kf_event_type {
 	KF_EV_FORK = 1,
 	KF_EV_EXEC,
-	KF_EV_EXIT,
+	KF_EV_PROC,
 	KF_EV_OPEN,
 };
 
+/*
+ * Pids are those of kfootprint's own pid namespace (0: not visible there); host_pid is the initial
+ * namespace's. Events are sized to their content: only the used part of a record is sent.
+ */
 struct kf_ev_hdr {
 	__u32 type;
 	__u32 proc;
@@ -89,31 +120,55 @@ struct kf_ev_fork {
 	struct kf_ev_hdr h;
 	__u32 parent_proc;
 	__u32 ppid;
+	__u32 host_pid;
 	__u32 thread; /* a new thread of an existing process */
 	char comm[16];
 };
 
 struct kf_ev_exec {
 	struct kf_ev_hdr h;
-	__u32 old_tid;
-	__u32 args_len;
+	__u16 filename_len; /* with its NUL */
+	__u16 args_len;
+	__u32 host_pid;
 	char comm[16];
-	char filename[KF_BPF_FILENAME_MAX];
-	char args[KF_BPF_ARGS_MAX]; /* NUL-separated, args_len bytes, may be cut */
+	/* the program run, then NUL-separated argv: up to KF_BPF_ARGS_MAX - 1 bytes, may be cut */
+	char data[KF_BPF_FILENAME_MAX + KF_BPF_ARGS_MAX];
 };
 
-struct kf_ev_exit {
+/* KF_EV_PROC flags */
+#define KF_PROC_ENDED	0x1 /* the process ended: status and h.ts (its end) are set */
+#define KF_PROC_SPILLED 0x2 /* some of its counts are in the spill hash */
+#define KF_PROC_FORKED	0x4 /* created by a followed task's fork (not seeded by kfootprint) */
+#define KF_PROC_NOREC	0x8 /* an event for a process that has no record (the map was full) */
+
+/*
+ * The news that a process ended (h.ts: its end), and the head of its record. The record is the value of
+ * the kernel's per-process map; user space takes it out of the map when this arrives.
+ */
+struct kf_ev_proc {
 	struct kf_ev_hdr h;
+	__u64 start_ts;
+	__u32 parent_proc;
+	__u32 ppid;
+	__u32 host_pid;
 	__s32 status; /* wait(2) status of the thread group */
-	__u32 pad;
+	__u32 threads;
+	__u32 execs;
+	__u32 flags;
+	__u32 ntasks;  /* tasks of the process still to pass sched_process_exit */
+	char comm[16]; /* at fork, then at each exec */
+};
+
+struct kf_proc_rec {
+	struct kf_ev_proc p;
+	struct kf_slot slots[KF_BPF_SLOTS];
 };
 
 struct kf_ev_open {
-	struct kf_ev_hdr h;
+	__u32 type;
+	__u32 proc;
 	__s32 ret;
 	__s32 flags;
-	__s32 nr;
-	__u32 abi;
 	char path[KF_BPF_PATH_MAX]; /* NUL-terminated; only its length is sent */
 };
 

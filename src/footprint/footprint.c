@@ -68,6 +68,7 @@ static void proc_free(struct fp_proc *p)
 	fp_argv_free(p->argv);
 	fp_argv_free(p->exec_chain);
 	fp_sctab_release(&p->syscalls);
+	fp_sctab_release(&p->seccomp_kills);
 	for (uint32_t i = 0; i < p->files_cap; i++) {
 		if (p->files[i]) {
 			free(p->files[i]->path);
@@ -316,6 +317,13 @@ void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int n
 	ps->time_ns += time_ns;
 	if (err)
 		ps->errors += calls;
+}
+
+void fp__seccomp_kill(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, uint64_t n)
+{
+	if (!p || !n)
+		return;
+	fp_sctab_get(&p->seccomp_kills, abi, nr, sc_name(fp, abi, nr))->calls += n;
 }
 
 /* --- processes ----------------------------------------------------------------------------------- */

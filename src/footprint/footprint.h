@@ -106,8 +106,9 @@ struct fp_file {
 
 struct fp_proc {
 	uint32_t source; /* merged footprints: index in footprint.sources (pids are per source); else 0 */
-	pid_t pid;	 /* thread-group id */
-	pid_t ppid;
+	pid_t pid;	 /* thread-group id, as kfootprint's pid namespace sees it */
+	pid_t ppid;	 /* likewise */
+	pid_t host_pid;	 /* the initial pid namespace's, where it differs and is known (bpf); 0 otherwise */
 	char comm[16];
 	char *exe;
 	char **argv;	       /* NULL-terminated; NULL when unknown */
@@ -119,7 +120,8 @@ struct fp_proc {
 	bool attached;	   /* existed before kfootprint attached */
 	uint64_t opens_read, opens_write, open_errors;
 	struct fp_sctab syscalls;
-	struct fp_file **files; /* hash by path */
+	struct fp_sctab seccomp_kills; /* calls a seccomp filter killed one of its tasks in (calls: how often) */
+	struct fp_file **files;	       /* hash by path */
 	uint32_t files_cap, nfiles;
 	struct fp_proc *hash_next; /* private to footprint.c */
 	bool live;		   /* private: in the pid hash */
@@ -222,6 +224,11 @@ void fp_source_release(struct fp_source *s);
  */
 void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, int err, uint64_t calls,
 		 uint64_t time_ns);
+/*
+ * n tasks of p were killed by a seccomp filter (SECCOMP_RET_KILL_*) in a call (abi, nr); the call itself is
+ * accounted with fp__account as one that never returned.
+ */
+void fp__seccomp_kill(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, uint64_t n);
 /* The file record of p for path, created when new. */
 struct fp_file *fp__file(struct fp_proc *p, const char *path);
 /* A file open by p: path as the workload gave it, its O_* flags, err as for fp__account. */

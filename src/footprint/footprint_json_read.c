@@ -795,6 +795,35 @@ static int load_proc_syscalls(struct loader *ld, struct fp_proc *p, size_t index
 	return ev == JR_OBJECT_END ? 0 : -1;
 }
 
+/* "seccomp_killed": {"getppid": 1}: the calls a seccomp filter killed tasks of the process in. */
+static int load_seccomp_kills(struct loader *ld, struct fp_proc *p, const char *ctx)
+{
+	enum jr_event ev;
+	char sub[256];
+	int rc = value_of(ld, ctx, "seccomp_killed", JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.seccomp_killed", ctx);
+	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
+		char key[128];
+		enum kf_abi abi = KF_ABI_X86_64;
+		int nr = 0;
+		const char *name = NULL;
+		uint64_t n = 0;
+
+		if (ld->jr.text.len != strlen(ld->jr.text.buf) || ld->jr.text.len >= sizeof(key))
+			return fail(ld, sub, NULL, "unknown syscall '%.64s'", ld->jr.text.buf);
+		memcpy(key, ld->jr.text.buf, ld->jr.text.len + 1);
+		if (resolve_key(ld, key, &abi, &nr, &name) < 0)
+			return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
+		if (get_count(ld, sub, key, UINT32_MAX, &n) < 0)
+			return -1;
+		fp_sctab_get(&p->seccomp_kills, abi, nr, name)->calls += n;
+	}
+	return ev == JR_OBJECT_END ? 0 : -1;
+}
+
 /* Per-file counts are added up (a path given twice is one file); past COUNT_MAX is a problem. */
 static int add_open(struct loader *ld, struct fp_proc *p, const char *ctx, const char *path, int flags, int err,
 		    uint64_t n)
@@ -894,6 +923,7 @@ static void proc_release(struct fp_proc *p)
 	fp_argv_free(p->argv);
 	fp_argv_free(p->exec_chain);
 	fp_sctab_release(&p->syscalls);
+	fp_sctab_release(&p->seccomp_kills);
 	for (uint32_t i = 0; i < p->files_cap; i++) {
 		if (p->files[i]) {
 			free(p->files[i]->path);
@@ -905,9 +935,10 @@ static void proc_release(struct fp_proc *p)
 
 static int load_proc(struct loader *ld, const char *ctx)
 {
-	static const char *const names[] = {
-	    "pid",   "ppid", "threads", "execs",    "attached",	  "comm",	 "exe",		"argv",	  "start_s",
-	    "end_s", "exit", "files",	"syscalls", "opens_read", "opens_write", "open_errors", "source", "exec_chain"};
+	static const char *const names[] = {"pid",	   "ppid",   "threads",	   "execs",	 "attached",
+					    "comm",	   "exe",    "argv",	   "start_s",	 "end_s",
+					    "exit",	   "files",  "syscalls",   "opens_read", "opens_write",
+					    "open_errors", "source", "exec_chain", "host_pid",	 "seccomp_killed"};
 	enum {
 		PID,
 		PPID,
@@ -926,9 +957,11 @@ static int load_proc(struct loader *ld, const char *ctx)
 		WR,
 		ERRS,
 		SOURCE,
-		CHAIN
+		CHAIN,
+		HOST_PID,
+		KILLS
 	};
-	int source = 0;
+	int source = 0, host_pid = 0;
 	struct fp_proc tmp = {.threads = 1, .end_s = -1}, *p;
 	uint64_t threads = 1, execs = 0, opens[3] = {0, 0, 0};
 	int pid = 0, ppid = 0, k, rc;
@@ -956,6 +989,8 @@ static int load_proc(struct loader *ld, const char *ctx)
 		case ERRS: rc = get_count(ld, ctx, names[k], COUNT_MAX, &opens[k - RD]); break;
 		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
 		case CHAIN: rc = get_strv(ld, ctx, "exec_chain", &tmp.exec_chain); break;
+		case HOST_PID: rc = get_int(ld, ctx, "host_pid", 0, INT_MAX, &host_pid); break;
+		case KILLS: rc = load_seccomp_kills(ld, &tmp, ctx); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -983,6 +1018,8 @@ static int load_proc(struct loader *ld, const char *ctx)
 		ld->proc_source = ld->fp->nprocs + 1;
 	p = fp__proc_new(ld->fp, pid, ppid, 0);
 	p->source = (uint32_t)source;
+	p->host_pid = host_pid != pid ? host_pid : 0;
+	p->seccomp_kills = tmp.seccomp_kills;
 	p->attached = tmp.attached;
 	p->exe = tmp.exe;
 	p->argv = tmp.argv;

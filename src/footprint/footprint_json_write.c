@@ -231,6 +231,23 @@ static void write_proc_syscalls(json_writer_t *w, const struct fp_proc *p)
 	free(v);
 }
 
+/* The calls a seccomp filter killed tasks of p in: {"getppid": 1}; written only when there are some. */
+static void write_seccomp_kills(json_writer_t *w, const struct fp_proc *p)
+{
+	struct fp_sysstat **v;
+	char key[96];
+
+	if (!p->seccomp_kills.count)
+		return;
+	v = fp_sctab_sorted(&p->seccomp_kills, NULL);
+	jsonw_name(w, "seccomp_killed");
+	jsonw_start_object_inline(w);
+	for (struct fp_sysstat **sp = v; *sp; sp++)
+		jsonw_u64_field(w, fp_sysstat_key(*sp, key, sizeof(key)), (*sp)->calls);
+	jsonw_end_object(w);
+	free(v);
+}
+
 static void write_proc(json_writer_t *w, const struct footprint *fp, const struct fp_proc *p)
 {
 	jsonw_start_object(w);
@@ -238,6 +255,8 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 		jsonw_u64_field(w, "source", p->source);
 	jsonw_int_field(w, "pid", p->pid);
 	jsonw_int_field(w, "ppid", p->ppid);
+	if (p->host_pid)
+		jsonw_int_field(w, "host_pid", p->host_pid);
 	jsonw_u64_field(w, "threads", p->threads);
 	jsonw_u64_field(w, "execs", p->execs);
 	jsonw_bool_field(w, "attached", p->attached);
@@ -258,6 +277,7 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 	jsonw_u64_field(w, "open_errors", p->open_errors);
 	write_files(w, p);
 	write_proc_syscalls(w, p);
+	write_seccomp_kills(w, p);
 	jsonw_end_object(w);
 }
 

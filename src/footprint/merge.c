@@ -134,6 +134,7 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 	struct fp_proc *q = fp__proc_new(m, p->pid, p->ppid, 0);
 
 	q->source = source;
+	q->host_pid = p->host_pid;
 	memcpy(q->comm, p->comm, sizeof(q->comm));
 	q->exe = dup_or_null(p->exe);
 	q->argv = fp_argv_dup(p->argv);
@@ -169,6 +170,12 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 		t->calls = s->calls;
 		t->errors = s->errors;
 		t->time_ns = s->time_ns;
+	}
+	for (uint32_t i = 0; i < p->seccomp_kills.cap; i++) {
+		const struct fp_sysstat *s = p->seccomp_kills.slots[i];
+
+		if (s)
+			fp_sctab_get(&q->seccomp_kills, s->abi, s->nr, row_of(m, s)->name)->calls = s->calls;
 	}
 }
 

@@ -3,7 +3,7 @@
  * One row per (ABI, syscall) under a header line: abi,name,nr,calls,errors,time_s,class. Fields are quoted
  * as RFC 4180 says (a field holding a comma, a double quote, CR or LF is put in double quotes, its quotes
  * doubled); lines end in LF, which RFC 4180 readers accept and Unix tools expect. Rows are in the JSON's order:
- * calls descending, then name.
+ * calls descending, then name. An incomplete footprint ends with a comment line: "# footprint INCOMPLETE: why".
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,6 +44,12 @@ static int render(const struct footprint *fp, FILE *out)
 		strbuf_addf(&sb, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ".%09" PRIu64 ",", s->nr, s->calls, s->errors,
 			    s->time_ns / 1000000000u, s->time_ns % 1000000000u);
 		field(&sb, fp_sysstat_class(s));
+		strbuf_addch(&sb, '\n');
+	}
+	/* After the rows, so that header-reading tools are unaffected; readers that skip comments drop it. */
+	if (!fp->complete) {
+		strbuf_addstr(&sb, "# footprint ");
+		rpt_add_incomplete(&sb, fp);
 		strbuf_addch(&sb, '\n');
 	}
 	ret = rpt_flush(&sb, out);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report/report_util.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,14 @@ void rpt_add_exit(struct strbuf *sb, const struct fp_exit *e)
 		break;
 	default: strbuf_addstr(sb, "still running"); break;
 	}
+}
+
+void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp)
+{
+	strbuf_addstr(sb, "INCOMPLETE: ");
+	rpt_add_display(sb, fp->incomplete_why ? fp->incomplete_why : "unknown");
+	if (fp->lost_events && (!fp->incomplete_why || !strpbrk(fp->incomplete_why, "0123456789")))
+		strbuf_addf(sb, " (%" PRIu64 " lost)", fp->lost_events);
 }
 
 const char *rpt_sc_name(const struct fp_sysstat *s, char *buf, size_t len)

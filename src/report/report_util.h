@@ -19,6 +19,12 @@ void rpt_add_display(struct strbuf *sb, const char *s);
 void rpt_add_argv(struct strbuf *sb, char *const *argv);
 /* The workload in one line: the command, or "pids 12, 34" when attached, or "?" when neither is known. */
 void rpt_add_workload(struct strbuf *sb, const struct footprint *fp);
+/*
+ * "INCOMPLETE: why (N lost)": how every format says that the footprint misses something (events lost, an
+ * observation cut short), and why; the count is added when the reason does not give one. Only for a
+ * footprint that is not complete.
+ */
+void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp);
 /* "code 0", "signal SIGKILL (core dumped)", "still running". */
 void rpt_add_exit(struct strbuf *sb, const struct fp_exit *e);
 /* A syscall's display name: "openat", or "open (i386)" for an ABI other than the host's. */

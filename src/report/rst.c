@@ -136,7 +136,15 @@ static int render(const struct footprint *fp, FILE *out)
 	title(&sb, "System calls made by the workload", '=');
 	strbuf_addstr(&sb, fp->argv ? "Command::\n\n    " : "Attached to::\n\n    ");
 	rpt_add_workload(&sb, fp);
-	strbuf_addf(&sb, "\n\n%" PRIu64 " calls, %" PRIu64 " errors, %zu system calls, %zu processes%s.\n\n",
+	strbuf_addstr(&sb, "\n\n");
+	if (!fp->complete) {
+		strbuf_reset(&t);
+		rpt_add_incomplete(&t, fp);
+		strbuf_addstr(&sb, ".. warning:: The footprint is ");
+		add_escaped(&sb, t.buf);
+		strbuf_addstr(&sb, "\n\n");
+	}
+	strbuf_addf(&sb, "%" PRIu64 " calls, %" PRIu64 " errors, %zu system calls, %zu processes%s.\n\n",
 		    fp__total_calls(fp), fp__total_errors(fp), (size_t)fp->syscalls.count, fp->nprocs,
 		    fp->complete ? "" : " (incomplete footprint)");
 	for (size_t i = 0; i < ng; i++) {

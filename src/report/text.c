@@ -326,6 +326,51 @@ out:
 	rpt_groups_free(g, ng);
 }
 
+struct kill_row {
+	const struct fp_sysstat *call; /* the first process's entry: names the call */
+	const struct fp_proc *first;
+	uint64_t tasks;
+};
+
+/*
+ * One line per call that a seccomp filter killed tasks in (SECCOMP_RET_KILL_*): what the policy hit, how
+ * often, and the first process it hit.
+ */
+static void seccomp_kills(struct strbuf *sb, const struct footprint *fp)
+{
+	struct kill_row *rows = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		const struct fp_proc *p = fp->procs[i];
+
+		for (uint32_t j = 0; j < p->seccomp_kills.cap; j++) {
+			const struct fp_sysstat *k = p->seccomp_kills.slots[j];
+			size_t r;
+
+			if (!k)
+				continue;
+			for (r = 0; r < n && (rows[r].call->abi != k->abi || rows[r].call->nr != k->nr); r++)
+				;
+			if (r == n) {
+				XGROW(rows, cap, n + 1);
+				rows[n++] = (struct kill_row){k, p, 0};
+			}
+			rows[r].tasks += k->calls;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		char buf[96];
+
+		strbuf_addf(sb, "seccomp kill: %s, %" PRIu64 " task%s (first: pid %d ",
+			    rpt_sc_name(rows[r].call, buf, sizeof(buf)), rows[r].tasks, rows[r].tasks == 1 ? "" : "s",
+			    (int)rows[r].first->pid);
+		rpt_add_display(sb, rows[r].first->comm);
+		strbuf_addstr(sb, ")\n");
+	}
+	free(rows);
+}
+
 static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 {
 	size_t nsc = fp->syscalls.count;
@@ -334,8 +379,8 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 	if (fp->complete) {
 		strbuf_addstr(sb, "footprint:    complete\n");
 	} else {
-		strbuf_addstr(sb, "footprint:    INCOMPLETE: ");
-		rpt_add_display(sb, fp->incomplete_why ? fp->incomplete_why : "unknown");
+		strbuf_addstr(sb, "footprint:    ");
+		rpt_add_incomplete(sb, fp);
 		strbuf_addch(sb, '\n');
 	}
 	if (fp->nsources) {
@@ -364,7 +409,9 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 		strbuf_addstr(sb, "\nexit:         ");
 		rpt_add_exit(sb, &fp->exit);
 	}
-	strbuf_addf(sb, "\nlost events:  %" PRIu64 "\n", fp->lost_events);
+	strbuf_addch(sb, '\n');
+	seccomp_kills(sb, fp);
+	strbuf_addf(sb, "lost events:  %" PRIu64 "\n", fp->lost_events);
 	strbuf_addf(sb, "summary:      %" PRIu64 " %s, %" PRIu64 " %s", calls, plural(calls, "call", "calls"), errors,
 		    plural(errors, "error", "errors"));
 	if (calls)

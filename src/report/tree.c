@@ -4,7 +4,8 @@
  * depth, then the process's successful opens for reading and writing and its run time (or "running..." when
  * it had not ended when the observation stopped). After the study's columns, what a reader asks next: how it
  * ended, its threads when it had more than one, the programs it exec'd when more than one, and its argv cut
- * to a width. A legend line first says what the columns count.
+ * to a width. A legend line first says what the columns count;
+ * an incomplete footprint says so in a line before it.
  *
  *   1    init                  read  90 write  30 running...
  *     251  sh                  read  29 write   0 run 23.08s  exit 0  threads 2  dash → run-parts: run-parts /etc
@@ -265,7 +266,18 @@ int rpt_tree(const struct footprint *fp, FILE *out)
 
 static int render(const struct footprint *fp, FILE *out)
 {
-	return rpt_tree(fp, out);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	/* A tree with processes missing, or cut short, says so before the first line. */
+	if (!fp->complete) {
+		strbuf_addstr(&sb, "footprint ");
+		rpt_add_incomplete(&sb, fp);
+		strbuf_addch(&sb, '\n');
+		ret = rpt_flush(&sb, out);
+		strbuf_release(&sb);
+	}
+	return ret ? ret : rpt_tree(fp, out);
 }
 
 const struct renderer renderer_tree = {

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +30,10 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+#define POLL_MS		  50	     /* the ring is read at least this often while the workload runs */
+#define RING_SIZE	  (1u << 20) /* see docs/bpf.md for how this was sized */
+#define RING_WAKE_AT	  (RING_SIZE / 4)
+#define PROC_PID_INIT_INO 0xeffffffcu	/* include/linux/proc_ns.h: the initial pid namespace */
 #define GIVE_UP_NS	  2000000000ull /* after SIGKILL: tasks stuck in the kernel are left behind, never waited on */
 #define CAP_PERFMON_BIT	  38
 #define CAP_BPF_BIT	  39
@@ -99,12 +105,39 @@ static int usable(char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Pids are reported as kfootprint's own pid namespace sees them (under `unshare -fp`, in a container): the
+ * kernel side is given its inode, or 0 for the initial namespace, whose numbers it has at hand.
+ */
+static uint32_t own_pidns(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == PROC_PID_INIT_INO)
+		return 0;
+	return (uint32_t)st.st_ino;
+}
+
+/* Whether /proc numbers processes as kfootprint's namespace does (it may be the host's /proc). */
+static bool proc_is_own_ns(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	return atoi(buf) == (int)getpid();
+}
+
 /* The kernel side's constants, from kfootprint's syscall tables. */
 static void fill_rodata(struct kfrec_bpf__rodata *ro, bool with_time)
 {
 	int nopen = 0;
 
 	ro->with_time = with_time;
+	ro->pidns_ino = own_pidns();
+	ro->ring_wake_at = RING_WAKE_AT;
 	for (int i = 0; i < KF_BPF_OPEN_MAX; i++)
 		ro->open_sc[i].nr = -1;
 	for (int a = 0; a < KF_ABI_NR; a++) {
@@ -130,7 +163,7 @@ static void fill_rodata(struct kfrec_bpf__rodata *ro, bool with_time)
 					sc->name);
 				continue;
 			}
-			ro->open_bits[abi * (KF_BPF_OPEN_NR_MAX / 64) + sc->nr / 64] |= 1ull << (sc->nr % 64);
+			ro->open_slot[abi * KF_BPF_OPEN_NR_MAX + sc->nr] = (__u8)(nopen + 1);
 			ro->open_sc[nopen].nr = sc->nr;
 			ro->open_sc[nopen].abi = (__u8)abi;
 			ro->open_sc[nopen].path_arg = sc->path_arg;
@@ -186,14 +219,25 @@ static int observe(struct bpf_session *s)
 	trace_end_init(&end, o);
 	for (;;) {
 		/* Once the last known process ended, only the kernel's task count and the reaping remain. */
-		int timeout = s->nlive ? 100 : 1;
+		int timeout = s->nlive ? POLL_MS : 1;
 		int n = ring_buffer__poll(s->rb, timeout);
+		uint64_t kept;
 
+		/* Woken or not, read what waits: wake-ups come only when the ring fills up (RING_WAKE_AT). */
+		if (n >= 0 || n == -EINTR)
+			n = ring_buffer__consume(s->rb);
 		if (n < 0 && n != -EINTR)
 			return error("bpf: reading the event ring: %s", strerror(-n));
 		try_reap(s);
 		if (o->progress)
 			progress(s);
+		/* Ended processes whose end the ring could not carry: their records wait in the kernel. */
+		kept = __atomic_load_n(&s->skel->bss->kept_ended, __ATOMIC_RELAXED);
+		if (kept != s->kept_seen) {
+			s->kept_seen = kept;
+			if (bpf_read_procs(s, true))
+				return -1;
+		}
 		/* Half full: move the final counts of ended processes out, so long workloads never fill it. */
 		if (__atomic_load_n(&s->skel->bss->nstats, __ATOMIC_RELAXED) - s->stats_drained >
 			bpf_map__max_entries(s->skel->maps.stats) / 2 &&
@@ -213,6 +257,59 @@ static int observe(struct bpf_session *s)
 			return 0;
 		}
 	}
+}
+
+/* Runs of a program the kernel skipped because it was already running on that CPU (a nested event). */
+static uint64_t prog_misses(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
+		return 0;
+	return info.recursion_misses;
+}
+
+/*
+ * Whatever could not be recorded makes the footprint incomplete, with the reason: exec and open events
+ * the ring had no room for, calls no map had room for, tasks that could not be followed, and calls the
+ * kernel did not run our program for.
+ */
+static void account_losses(struct bpf_session *s)
+{
+	const struct kfrec_bpf__bss *b = s->skel->bss;
+	uint64_t misses = prog_misses(s->skel->progs.kf_sys_enter) + prog_misses(s->skel->progs.kf_sys_exit) +
+			  prog_misses(s->skel->progs.kf_exit) + prog_misses(s->skel->progs.kf_fork) +
+			  prog_misses(s->skel->progs.kf_exec);
+	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + misses;
+	const struct {
+		uint64_t n;
+		const char *what;
+	} parts[] = {{b->lost_events, "exec/open events (ring full)"},
+		     {b->lost_stats, "calls (maps full)"},
+		     {b->lost_tasks, "tasks not followed (maps full)"},
+		     {misses, "program runs the kernel skipped"}};
+	char why[200];
+	int n;
+
+	debug("backend bpf: %llu ring events, ring %u KB, at most %llu KB waiting", (unsigned long long)s->events,
+	      RING_SIZE >> 10, (unsigned long long)b->ring_high >> 10);
+	debug("backend bpf: %llu process records taken out of the kernel while running; %llu processes told by "
+	      "their record only, %llu ends told late, %llu processes without a record, %llu spilled counters",
+	      (unsigned long long)s->recs_taken, (unsigned long long)s->late_procs, (unsigned long long)b->kept_ended,
+	      (unsigned long long)b->norec_procs, (unsigned long long)b->nstats);
+	if (!lost)
+		return;
+	/* Only what was lost, with its cause: "lost events: 12 exec/open events (ring full)". */
+	n = snprintf(why, sizeof(why), "lost events:");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].n && n < (int)sizeof(why))
+			n += snprintf(why + n, sizeof(why) - (size_t)n, "%s %llu %s", n > 12 ? "," : "",
+				      (unsigned long long)parts[i].n, parts[i].what);
+	debug("backend bpf: %s", why);
+	fp__set_incomplete(s->fp, why);
+	fp__lost(s->fp, lost);
 }
 
 /*
@@ -255,11 +352,15 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	int go_fd = -1, err, ret = -1;
 
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct rusage ru;
 	char btf_path[64];
 	int btf_fd;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
+	/* The command first, held: its fork and set-up overlap the loading, and the fork copies less. */
+	if (opts->argv && bpf_start_command(&s, &go_fd))
+		return -1;
 	btf_fd = min_btf_fd();
 	if (btf_fd >= 0) {
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
@@ -270,11 +371,19 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		perror_msg("bpf: opening the programs");
 		if (btf_fd >= 0)
 			close(btf_fd);
-		return -1;
+		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
+	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
+	s.proc_is_ns = proc_is_own_ns();
+	s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
 	if (!with_time)
 		bpf_program__set_autoload(s.skel->progs.kf_sys_enter, false);
+	/* -vv: the verifier's statistics per program (time, instructions walked), which start-up depends on. */
+	if (kf_verbose >= 2)
+		for (struct bpf_program *prog = bpf_object__next_program(s.skel->obj, NULL); prog;
+		     prog = bpf_object__next_program(s.skel->obj, prog))
+			bpf_program__set_log_level(prog, 4);
 	err = kfrec_bpf__load(s.skel);
 	if (btf_fd >= 0)
 		close(btf_fd);
@@ -294,7 +403,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		perror_msg("bpf: opening the event ring");
 		goto out;
 	}
-	if (opts->argv ? bpf_start_command(&s, &go_fd) : bpf_attach_pids(&s))
+	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
 	debug("backend bpf: loaded and attached in %.1f ms (%s)", (double)(fp__now_ns() - t_load) / 1e6,
 	      with_time ? "calls, errors, time" : "calls and errors, no time");
@@ -313,14 +422,10 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms", (double)(t_end - t_run) / 1e6,
 	      (double)(fp__now_ns() - t_end) / 1e6);
 	ring_buffer__consume(s.rb);
-	if (bpf_read_stats(&s, false))
+	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false))
 		goto out;
-	fp__lost(fp, s.skel->bss->lost_events + s.skel->bss->lost_stats + s.skel->bss->lost_tasks);
-	if (s.skel->bss->lost_events + s.skel->bss->lost_stats + s.skel->bss->lost_tasks)
-		debug("backend bpf: lost %llu events, %llu call counts, %llu tasks",
-		      (unsigned long long)s.skel->bss->lost_events, (unsigned long long)s.skel->bss->lost_stats,
-		      (unsigned long long)s.skel->bss->lost_tasks);
-	debug("backend bpf: %llu ring events", (unsigned long long)s.events);
+	bpf_order_procs(&s);
+	account_losses(&s);
 	if (s.root_reaped)
 		fp->exit = status_exit(s.root_status);
 	else if (!s.root && bpf_proc(&s, 1))
@@ -336,7 +441,10 @@ out:
 	ring_buffer__free(s.rb);
 	kfrec_bpf__destroy(s.skel);
 	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);
+	if (kf_verbose && !getrusage(RUSAGE_SELF, &ru))
+		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
 	free(s.byproc);
+	free(s.rec);
 	return ret;
 }
 

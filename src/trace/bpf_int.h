@@ -27,24 +27,45 @@ struct bpf_session {
 	size_t byproc_cap;
 	uint32_t nlive;		/* processes seen starting and not yet seen ending */
 	uint64_t events;	/* events read from the ring */
-	uint64_t stats_drained; /* stats entries read and deleted while running */
+	uint64_t stats_drained; /* spill entries read and deleted while running */
+	uint64_t kept_seen;	/* the kernel's kept_ended count when the records were last swept */
+	uint64_t late_procs;	/* processes first known from their record (their fork event was lost) */
+	uint64_t recs_taken;	/* process records taken out of the kernel while the workload ran */
+	bool proc_is_ns;	/* /proc shows kfootprint's own pid namespace (else the initial one's) */
+	void *rec;		/* a struct kf_proc_rec to read records into */
 };
 
 /* bpf_events.c */
 int bpf_on_event(void *ctx, void *data, size_t size);
+/*
+ * Takes the records of processes out of the kernel's map into the footprint: only those of ended
+ * processes (whose end the ring could not carry) when ended_only, else every one (at the end, with the
+ * programs detached: the live processes' counts so far). Returns 0 or -1 after reporting.
+ */
+int bpf_read_procs(struct bpf_session *s, bool ended_only);
+/* Puts processes first known from their record back in the order they started. */
+void bpf_order_procs(struct bpf_session *s);
 /* The process of an instance id, or NULL when its start was never seen. */
 struct fp_proc *bpf_proc(struct bpf_session *s, uint32_t proc);
 void bpf_set_proc(struct bpf_session *s, uint32_t proc, struct fp_proc *p);
 /*
- * Reads the kernel's per-process aggregates into the footprint. ended_only: only those of processes that
- * ended, deleting them from the map, which keeps it small on long runs. Returns 0 or -1 after reporting.
+ * Reads the kernel's spill hash (calls that found no room in a process record) into the footprint.
+ * ended_only: only those of processes that ended, deleting them from the map, which keeps it small on
+ * long runs. Returns 0 or -1 after reporting.
  */
 int bpf_read_stats(struct bpf_session *s, bool ended_only);
 
 /* bpf_task.c */
-/* Forks the command, held before its execve until bpf_release_command(). Returns 0 or -1 after reporting. */
+/*
+ * Forks the command, held before its execve until bpf_release_command(), before the programs load: the
+ * child's set-up runs meanwhile, and the fork copies less. Returns 0 or -1 after reporting.
+ */
 int bpf_start_command(struct bpf_session *s, int *go_fd);
+/* Once the programs are attached: gives the held command its record and task state. 0 or -1 after reporting. */
+int bpf_follow_command(struct bpf_session *s);
 int bpf_release_command(struct bpf_session *s, int go_fd);
+/* Creates the kernel's record of a process kfootprint starts following (the command, or -p). */
+int bpf_new_record(struct bpf_session *s, uint32_t proc, pid_t pid, pid_t ppid, uint32_t threads);
 /* Seeds the task storage with every thread of the -p processes. Returns 0 or -1 after reporting. */
 int bpf_attach_pids(struct bpf_session *s);
 

@@ -45,25 +45,47 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	return rc == -EEXIST ? 0 : rc;
 }
 
+int bpf_new_record(struct bpf_session *s, uint32_t proc, pid_t pid, pid_t ppid, uint32_t threads)
+{
+	struct kf_proc_rec *rec = s->rec;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->p.h.type = KF_EV_PROC;
+	rec->p.h.proc = proc;
+	rec->p.h.pid = rec->p.h.tid = (__u32)pid;
+	rec->p.start_ts = fp__now_ns();
+	rec->p.ppid = (__u32)ppid;
+	rec->p.threads = threads;
+	/* ntasks 0: each task adds itself at its first event (task_of() in the kernel side). */
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.procs), &proc, rec, BPF_NOEXIST) < 0)
+		return perror_msg("bpf: creating the record of process %d", (int)pid);
+	return 0;
+}
+
 int bpf_start_command(struct bpf_session *s, int *go_fd)
 {
 	pid_t pid = trace_start_command(s->opts, NULL, NULL, go_fd);
-	int rc;
 
 	if (pid < 0)
 		return -1;
 	s->root = pid;
-	rc = seed_task(s, pid, pid, 1, KF_TASK_WAIT_EXEC);
-	if (rc < 0) {
-		errno = -rc;
-		perror_msg("bpf: following the command (pid %d)", (int)pid);
-		close(*go_fd); /* the child exits 127 without running the command */
-		waitpid(pid, NULL, 0);
-		s->root_reaped = true;
-		return -1;
-	}
 	bpf_set_proc(s, 1, fp__proc_new(s->fp, pid, getpid(), fp__now_ns()));
 	s->nlive = 1;
+	return 0;
+}
+
+int bpf_follow_command(struct bpf_session *s)
+{
+	/* Its task is counted in the record of the process; the fp_proc already counts it. */
+	int rc = bpf_new_record(s, 1, s->root, getpid(), 0);
+
+	if (rc)
+		return -1;
+	rc = seed_task(s, s->root, s->root, 1, KF_TASK_WAIT_EXEC);
+	if (rc < 0) {
+		errno = -rc;
+		return perror_msg("bpf: following the command (pid %d)", (int)s->root);
+	}
 	return 0;
 }
 
@@ -101,7 +123,7 @@ static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 		close(pidfd);
 		if (!rc)
 			continue;
-		rc = seed_task(s, pid, (pid_t)tid, proc, KF_TASK_ACTIVE);
+		rc = seed_task(s, pid, (pid_t)tid, proc, KF_TASK_ATTACHED);
 		if (rc == -ESRCH || rc == -ENOENT)
 			continue;
 		if (rc < 0) {
@@ -145,6 +167,9 @@ int bpf_attach_pids(struct bpf_session *s)
 		struct fp_proc *p;
 		int n, total = 0;
 
+		/* Before the first thread is seeded: the threads it starts are counted in the record. */
+		if (bpf_new_record(s, proc, o->pids[i], read_ppid(o->pids[i]), 0))
+			return -1;
 		/* Threads started while we list are either seen by the next pass or created by a followed one. */
 		while ((n = seed_threads(s, o->pids[i], proc)) > 0)
 			total += n;

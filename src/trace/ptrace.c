@@ -110,6 +110,10 @@ static void task_died(struct pt_state *st, struct pt_task *t, int status)
 	pt_syscall_abandon(st, t); /* killed in a call: it was entered, so it counts */
 	if (st->opts->log)
 		kf_log_exit(st->opts->log, t->tid, how);
+	if (t->unannounced) { /* a short life: the fork event that created it is still queued */
+		st->early_dead[st->nearly_dead % (sizeof(st->early_dead) / sizeof(st->early_dead[0]))] = t->tid;
+		st->nearly_dead++;
+	}
 	pt_task_remove(st, t);
 	if (!g)
 		return;
@@ -188,6 +192,22 @@ static struct pt_task *new_task(struct pt_state *st, pid_t tid, pid_t tgid, pid_
 	return t;
 }
 
+/* Whether tid is a task that ended before its creator's fork event came (and forgets it). */
+static bool died_unannounced(struct pt_state *st, pid_t tid)
+{
+	uint32_t n = st->nearly_dead < sizeof(st->early_dead) / sizeof(st->early_dead[0])
+			 ? st->nearly_dead
+			 : sizeof(st->early_dead) / sizeof(st->early_dead[0]);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (st->early_dead[i] == tid) {
+			st->early_dead[i] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void on_fork(struct pt_state *st, struct pt_task *t)
 {
 	unsigned long msg = 0;
@@ -199,7 +219,11 @@ static void on_fork(struct pt_state *st, struct pt_task *t)
 		return;
 	tid = (pid_t)msg;
 	nt = pt_task_find(st, tid);
-	if (!nt) { /* else its first stop came first, and registered it */
+	if (nt)
+		nt->unannounced = false;
+	if (!nt && died_unannounced(st, tid))
+		return; /* its first stop came first, and it lived and died before this event was read */
+	if (!nt) {	/* else its first stop came first, and registered it */
 		flags = clone_flags(t);
 		if (flags & CLONE_THREAD)
 			nt = new_task(st, tid, t->group->tgid, t->group->proc->ppid);
@@ -264,6 +288,7 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 		tgid = trace_status_field(tid, "Tgid:");
 		ppid = trace_status_field(tid, "PPid:");
 		t = new_task(st, tid, tgid > 0 ? (pid_t)tgid : tid, ppid > 0 ? (pid_t)ppid : 0);
+		t->unannounced = true;
 		pt_cpu_new_task(st, t);
 	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
@@ -294,6 +319,7 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 		break;
 	case PTRACE_EVENT_EXIT: /* the call it is in (exit_group, or one a fatal signal cut) never returns */
 		pt_syscall_abandon(st, t);
+		pt_seccomp_exit(st, t);
 		resume(st, t, 0, false);
 		break;
 	default: resume(st, t, 0, false); break;

@@ -35,7 +35,9 @@ struct pt_task {
 	bool hidden;	      /* the started command before its execve: our own set-up, not the workload's */
 	bool detaching;	      /* observation is over: detach at its next stop */
 	bool own_affinity;    /* it (or its creator) set its own CPU mask: sched_getaffinity is not rewritten */
-	/* The call in progress (in_call). */
+	bool entered;	      /* abi and nr below name its last call (in progress or not) */
+	bool unannounced;     /* known from its own first stop: its creator's fork event is still to come */
+	/* The call in progress (in_call), or its last one. */
 	uint8_t abi;
 	int nr;
 	uint64_t args[6];
@@ -67,6 +69,9 @@ struct pt_state {
 	uint32_t tasks_cap, ntasks;
 	struct pt_group **groups; /* hash by tgid */
 	uint32_t groups_cap, ngroups;
+	/* Tasks that ended before their creator's fork event was read: that event must not bring them back. */
+	pid_t early_dead[64];
+	uint32_t nearly_dead;
 };
 
 /* --- ptrace_tasks.c: the task and thread-group tables --- */
@@ -100,6 +105,8 @@ void pt_open_enter(struct pt_task *t, const struct kf_syscall *row);
 int pt_syscall_stop(struct pt_state *st, struct pt_task *t);
 /* Accounts the call t is in as one that never returned (task died, exec'd away, or we detached). */
 void pt_syscall_abandon(struct pt_state *st, struct pt_task *t);
+/* At t's PTRACE_EVENT_EXIT: when a seccomp filter killed it, records the call it killed it in. */
+void pt_seccomp_exit(struct pt_state *st, struct pt_task *t);
 
 /* --- ptrace_cpu.c: where the tracer runs --- */
 /* Picks the placement and the CPU (the one the tracer runs on now); the CPU, or -1 for no pinning. */

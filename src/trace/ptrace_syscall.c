@@ -6,6 +6,8 @@
  * or execs away in it, or when we detach from it mid-call.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 
@@ -35,6 +37,7 @@ static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptra
 		t->hidden = false;
 	}
 	t->in_call = true;
+	t->entered = true;
 	t->abi = (uint8_t)abi;
 	t->nr = (int)nr;
 	memcpy(t->args, info->entry.args, sizeof(t->args));
@@ -93,4 +96,41 @@ void pt_syscall_abandon(struct pt_state *st, struct pt_task *t)
 		    fp__now_ns() - t->t_enter);
 	if (st->opts->log)
 		kf_log_noreturn(st->opts->log, t->tid, (enum kf_abi)t->abi, t->nr, t->args);
+}
+
+/* "Seccomp:" of /proc/TID/status: 3 (SECCOMP_MODE_DEAD) once a filter killed the task. */
+static bool seccomp_dead(pid_t tid)
+{
+	char path[64], line[128];
+	bool dead = false;
+	int mode;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Seccomp:", 8)) {
+			dead = sscanf(line + 8, "%d", &mode) == 1 && mode == 3;
+			break;
+		}
+	fclose(f);
+	return dead;
+}
+
+void pt_seccomp_exit(struct pt_state *st, struct pt_task *t)
+{
+	unsigned long status;
+
+	/*
+	 * A filter's kill is SIGSYS without a signal-delivery stop (the kernel forces it past the tracer), or
+	 * no signal at all for one thread of several; the entry stop before it named the call. Only a task
+	 * dying of SIGSYS is looked at twice.
+	 */
+	if (!t->entered || ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &status) < 0)
+		return;
+	if ((status & 0x7f) != SIGSYS || !seccomp_dead(t->tid))
+		return;
+	fp__seccomp_kill(st->fp, t->group ? t->group->proc : NULL, (enum kf_abi)t->abi, t->nr, 1);
 }

@@ -26,6 +26,16 @@ static char *to_json(const struct footprint *fp)
 	return buf;
 }
 
+/* The offset of the last occurrence of needle in s: equal to strstr's when it occurs once. */
+static long strrstr_offset(const char *s, const char *needle)
+{
+	const char *p, *last = NULL;
+
+	for (p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		last = p;
+	return last ? last - s : -1;
+}
+
 /* Runs fp__load_mem() on text with stderr captured; returns the footprint, *msg gets what was printed. */
 static struct footprint *load_capturing(const char *text, const char *what, char **msg)
 {
@@ -418,6 +428,44 @@ static void test_round_trip_identical_bytes(void **state)
 	fp__free(fp);
 }
 
+/* host_pid (only where it differs) and seccomp_killed (only when a filter killed a task) round-trip. */
+static void test_host_pid_and_seccomp_kills(void **state)
+{
+	struct footprint *fp = sample_fp(), *back;
+	char *a, *b, *msg;
+
+	fp->procs[1]->host_pid = 4242;
+	fp__seccomp_kill(fp, fp->procs[2], KF_ABI_X86_64, sample_nr(KF_ABI_X86_64, "getppid"), 1);
+	fp__seccomp_kill(fp, fp->procs[2], KF_ABI_I386, sample_nr(KF_ABI_I386, "getpid"), 2);
+	a = to_json(fp);
+	assert_non_null(strstr(a, "\"pid\": 101,\n      \"ppid\": 100,\n      \"host_pid\": 4242,\n"));
+	assert_int_equal(strstr(a, "host_pid") - a, strrstr_offset(a, "host_pid"));
+	assert_non_null(strstr(a, "\"seccomp_killed\": {\"getppid\": 1, \"i386:getpid\": 2}"));
+	assert_int_equal(strstr(a, "seccomp_killed") - a, strrstr_offset(a, "seccomp_killed"));
+	back = load_capturing(a, "mem", &msg);
+	assert_string_equal(msg, "");
+	free(msg);
+	assert_non_null(back);
+	b = to_json(back);
+	assert_string_equal(a, b);
+	assert_int_equal(back->procs[0]->host_pid, 0);
+	assert_int_equal(back->procs[1]->host_pid, 4242);
+	assert_int_equal(back->procs[2]->seccomp_kills.count, 2);
+	assert_int_equal(
+	    fp_sctab_find(&back->procs[2]->seccomp_kills, KF_ABI_I386, sample_nr(KF_ABI_I386, "getpid"))->calls, 2);
+	free(a);
+	free(b);
+	fp__free(back);
+	fp__free(fp);
+	/* a bad entry is refused with the one-line error */
+	back = load_capturing("{\"schema\": \"kfootprint/1\", \"processes\": [{\"pid\": 1, "
+			      "\"seccomp_killed\": {\"no_such_call\": 1}}]}",
+			      "k.json", &msg);
+	assert_null(back);
+	assert_non_null(strstr(msg, "unknown syscall 'no_such_call'"));
+	free(msg);
+}
+
 /* Nanosecond counts beyond what a double holds come back exactly; odd doubles print back the same. */
 static void test_round_trip_extremes(void **state)
 {
@@ -675,6 +723,7 @@ int main(void)
 	    cmocka_unit_test(test_footprint_json_exact_lines),
 	    cmocka_unit_test(test_round_trip_identical_bytes),
 	    cmocka_unit_test(test_round_trip_extremes),
+	    cmocka_unit_test(test_host_pid_and_seccomp_kills),
 	    cmocka_unit_test(test_deterministic_order),
 	    cmocka_unit_test(test_save_and_load_file),
 	    cmocka_unit_test(test_unknown_names_and_fields),

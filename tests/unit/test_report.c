@@ -436,6 +436,76 @@ static void test_text_incomplete_attached_signal(void **state)
 	fp__free(fp);
 }
 
+/* What a seccomp filter killed: one header line per call, how many tasks, the first process hit. */
+static void test_text_seccomp_kills(void **state)
+{
+	struct footprint *fp = sample_fp();
+	char *out;
+
+	fp__seccomp_kill(fp, fp->procs[1], KF_ABI_X86_64, sample_nr(KF_ABI_X86_64, "getppid"), 1);
+	fp__seccomp_kill(fp, fp->procs[2], KF_ABI_X86_64, sample_nr(KF_ABI_X86_64, "getppid"), 2);
+	fp__seccomp_kill(fp, fp->procs[2], KF_ABI_I386, sample_nr(KF_ABI_I386, "getpid"), 1);
+	out = render("text", fp);
+	assert_non_null(strstr(out, "exit:         code 0\n"
+				    "seccomp kill: getppid, 3 tasks (first: pid 101 ls)\n"
+				    "seccomp kill: getpid (i386), 1 task (first: pid 102 wc)\n"
+				    "lost events:  0\n"));
+	free(out);
+	fp__free(fp);
+}
+
+/* Every format says that an incomplete footprint is incomplete, and why, in one wording. */
+static void test_incomplete_every_format(void **state)
+{
+	struct footprint *fp = sample_fp();
+	const char *why = "INCOMPLETE: lost events: 3 exec/open events (ring full)";
+	char want[256], *out;
+
+	fp__set_incomplete(fp, "lost events: 3 exec/open events (ring full)");
+	fp__lost(fp, 3);
+	out = render("text", fp);
+	snprintf(want, sizeof(want), "footprint:    %s\ncommand:", why);
+	assert_memory_equal(out, want, strlen(want));
+	free(out);
+	out = render("tree", fp);
+	snprintf(want, sizeof(want), "footprint %s\n# read N write M", why);
+	assert_memory_equal(out, want, strlen(want));
+	free(out);
+	out = render("strace", fp);
+	snprintf(want, sizeof(want), "footprint %s\n%% time     seconds", why);
+	assert_memory_equal(out, want, strlen(want));
+	free(out);
+	out = render("csv", fp);
+	snprintf(want, sizeof(want), "\ni386,open,5,2,1,0.002000000,Filesystem\n# footprint %s\n", why);
+	assert_string_equal(out + strlen(out) - strlen(want), want);
+	free(out);
+	out = render("rst", fp);
+	snprintf(want, sizeof(want), "    sh -c 'ls /tmp | wc -l'\n\n.. warning:: The footprint is %s\n\n31 calls",
+		 why);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "3 processes (incomplete footprint).\n"));
+	free(out);
+	out = render("json", fp);
+	assert_non_null(strstr(out, "\"complete\": false,\n"));
+	assert_non_null(strstr(out, "\"incomplete_why\": \"lost events: 3 exec/open events (ring full)\",\n"));
+	assert_non_null(strstr(out, "\"lost_events\": 3,\n"));
+	free(out);
+	/* A reason without the count gets it */
+	free(fp->incomplete_why);
+	fp->incomplete_why = xstrdup("lost events");
+	out = render("tree", fp);
+	assert_memory_equal(out, "footprint INCOMPLETE: lost events (3 lost)\n", 42);
+	free(out);
+	/* A complete footprint has none of it: strace's layout stays diffable with strace -c. */
+	fp->complete = true;
+	for (const char *n = "text\0strace\0rst\0tree\0csv\0"; *n; n += strlen(n) + 1) {
+		out = render(n, fp);
+		assert_null(strstr(out, "INCOMPLETE"));
+		free(out);
+	}
+	fp__free(fp);
+}
+
 /* --by-class: classes in the seed's order whatever the counts; a class only a file knows goes last. */
 static void test_text_class_order(void **state)
 {
@@ -556,6 +626,8 @@ int main(void)
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_text_incomplete_attached_signal),
+	    cmocka_unit_test(test_incomplete_every_format),
+	    cmocka_unit_test(test_text_seccomp_kills),
 	    cmocka_unit_test(test_text_class_order),
 	    cmocka_unit_test(test_text_sort),
 	    cmocka_unit_test(test_text_no_time),
