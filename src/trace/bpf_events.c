@@ -237,6 +237,7 @@ int bpf_on_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*type))
 		return 0;
 	s->events++;
+	s->bytes += size;
 	switch (*type) {
 	case KF_EV_FORK:
 		if (size >= sizeof(struct kf_ev_fork))
