@@ -293,11 +293,13 @@ static void account_losses(struct bpf_session *s)
 	char why[200];
 	int n;
 
-	debug("backend bpf: %llu ring events, ring %u KB, at most %llu KB waiting", (unsigned long long)s->events,
-	      RING_SIZE >> 10, (unsigned long long)b->ring_high >> 10);
-	debug("backend bpf: %llu process records taken out of the kernel while running; %llu processes told by "
-	      "their record only, %llu ends told late, %llu processes without a record, %llu spilled counters",
-	      (unsigned long long)s->recs_taken, (unsigned long long)s->late_procs, (unsigned long long)b->kept_ended,
+	debug("backend bpf: %llu ring events (%llu KB), ring %u KB, at most %llu KB waiting",
+	      (unsigned long long)s->events, (unsigned long long)s->bytes >> 10, RING_SIZE >> 10,
+	      (unsigned long long)b->ring_high >> 10);
+	debug("backend bpf: %llu process records taken out of the kernel while running; %llu forks and %llu ends "
+	      "the ring could not carry (the records told them), %llu processes without a record, %llu spilled "
+	      "counters",
+	      (unsigned long long)s->recs_taken, (unsigned long long)b->late_forks, (unsigned long long)b->kept_ended,
 	      (unsigned long long)b->norec_procs, (unsigned long long)b->nstats);
 	if (!lost)
 		return;

@@ -210,11 +210,18 @@ static void on_proc(struct bpf_session *s, const struct kf_ev_proc *ev)
 	struct kf_proc_rec *rec = s->rec;
 	uint32_t proc = ev->h.proc;
 
-	if (!(ev->flags & KF_PROC_NOREC) &&
-	    !bpf_map_lookup_and_delete_elem(bpf_map__fd(s->skel->maps.procs), &proc, rec)) {
-		apply_proc(s, &rec->p, rec->slots, KF_BPF_SLOTS);
-		s->recs_taken++;
-		return;
+	struct fp_proc *p;
+
+	if (!(ev->flags & KF_PROC_NOREC)) {
+		if (!bpf_map_lookup_and_delete_elem(bpf_map__fd(s->skel->maps.procs), &proc, rec)) {
+			apply_proc(s, &rec->p, rec->slots, KF_BPF_SLOTS);
+			s->recs_taken++;
+			return;
+		}
+		/* A sweep of ended records (bpf_read_procs) took it before this news was read: all is told. */
+		p = bpf_proc(s, proc);
+		if (p && p->end_s >= 0)
+			return;
 	}
 	apply_proc(s, ev, NULL, 0);
 }
@@ -237,6 +244,7 @@ int bpf_on_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*type))
 		return 0;
 	s->events++;
+	s->bytes += size;
 	switch (*type) {
 	case KF_EV_FORK:
 		if (size >= sizeof(struct kf_ev_fork))

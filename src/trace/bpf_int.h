@@ -27,6 +27,7 @@ struct bpf_session {
 	size_t byproc_cap;
 	uint32_t nlive;		/* processes seen starting and not yet seen ending */
 	uint64_t events;	/* events read from the ring */
+	uint64_t bytes;		/* and their size */
 	uint64_t stats_drained; /* spill entries read and deleted while running */
 	uint64_t kept_seen;	/* the kernel's kept_ended count when the records were last swept */
 	uint64_t late_procs;	/* processes first known from their record (their fork event was lost) */

@@ -43,12 +43,11 @@ eq "map -F json: exit 0" "0" "$?"
 printf 'footprint %s (sh -c exit 0 %s)\n' "'$T/fp.json'" "$arg" | tr '\001' ' ' >"$T/want"
 decode "$T/map.json" "unbytes(d['subject'])" >"$T/got" 2>&1
 check "map -F json: valid JSON, the subject gives back the argv bytes" cmp "$T/want" "$T/got"
-"$KF" record -b ptrace -F json --map=json --report "$T/both" -- sh -c 'exit 0' "$arg" 2>/dev/null
+"$KF" record -b ptrace -F json --map=json --map-output "$T/map" --report "$T/both" -- sh -c 'exit 0' "$arg" 2>/dev/null
 python3 -c '
 import json, sys
-raw = open(sys.argv[1], "rb").read().decode("utf-8")
-dec = json.JSONDecoder()
-fp, end = dec.raw_decode(raw)
-m, _ = dec.raw_decode(raw[end:].lstrip())
-print(fp["schema"], m["schema"])' "$T/both" >"$T/got" 2>&1
-eq "record -F json --map=json: two valid JSON documents" "kfootprint/1 kfootprint-map/1" "$(cat "$T/got")"
+fp = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+m = json.loads(open(sys.argv[2], "rb").read().decode("utf-8"))
+print(fp["schema"], m["schema"], "kernel" in fp["syscalls"][0])' "$T/both" "$T/map" >"$T/got" 2>&1
+eq "record -F json --map=json --map-output: the annotated footprint and the map, each valid JSON" \
+	"kfootprint/1 kfootprint-map/1 True" "$(cat "$T/got")"
