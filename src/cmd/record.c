@@ -35,6 +35,9 @@ struct record_opts {
 	bool follow;	 /* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
 	struct fp_filter filter; /* -e trace=, -e status=: what the report and the log show */
+
+	/* -S, -P, --by-class */
+	struct text_opts text;
 };
 
 static int opt_pid(const char *value, void *opts)
@@ -83,6 +86,11 @@ static const struct kf_option options[] = {
 	       "save the footprint as JSON (schema kfootprint/1), written atomically"),
     OPT_CHOICE('F', "format", R, format, "FORMAT", renderer_names, "report format: %s (default text)"),
     OPT_STRING(0, "report", R, report, "FILE", "write the report to FILE instead of standard error ('-': stdout)"),
+    OPT_CHOICE('S', "sort", R, text.sort, "KEY", text_sort_names,
+	       "sort the text report's syscall tables by %s (default time, as strace -c; calls without times)"),
+    OPT_BOOL('P', "per-process", R, text.per_process,
+	     "text: a syscall table per process (shown without -P when there are 2 to 4 processes)"),
+    OPT_BOOL(0, "by-class", R, text.by_class, "text: one table per subsystem class instead of the one syscall table"),
     OPT_STRING(0, "log", R, log, "FILE",
 	       "chronological log, one line per call as strace -f -o writes it; ptrace only (auto picks it)"),
     OPT_CALLBACK('t', "absolute-timestamps", NULL, opt_time,
@@ -140,6 +148,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("-t, -tt and -r time the --log lines: give --log FILE");
 	if (!renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (text_opts_check(&o->text, o->format) < 0)
+		return -1;
 	if (o->map && !map_renderer_find(o->map))
 		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
@@ -238,7 +248,7 @@ static int render_report(FILE *out, const void *ctx)
 {
 	const struct report_job *job = ctx;
 
-	if (renderer_find(job->o->format)->render(job->fp, out) < 0)
+	if (renderer_render(renderer_find(job->o->format), job->fp, &job->o->text, out) < 0)
 		return -1;
 	if (!job->o->map || !strcmp(job->o->format, "html"))
 		return 0;

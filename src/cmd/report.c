@@ -16,6 +16,9 @@ struct report_opts {
 	const char *output; /* -o, default stdout */
 	const char *input;
 	struct fp_filter filter; /* -e trace=, -e status= */
+
+	/* -S, -P, --by-class */
+	struct text_opts text;
 };
 
 static int opt_expr(const char *value, void *opts)
@@ -27,6 +30,12 @@ static const struct kf_option options[] = {
     OPT_CHOICE('F', "format", struct report_opts, format, "FORMAT", renderer_names, "%s (default text)"),
     OPT_STRING('o', "output", struct report_opts, output, "OUT",
 	       "write to OUT instead of standard output, atomically ('-': stdout)"),
+    OPT_CHOICE('S', "sort", struct report_opts, text.sort, "KEY", text_sort_names,
+	       "sort the text report's syscall tables by %s (default time, as strace -c; calls without times)"),
+    OPT_BOOL('P', "per-process", struct report_opts, text.per_process,
+	     "text: a syscall table per process (shown without -P when there are 2 to 4 processes)"),
+    OPT_BOOL(0, "by-class", struct report_opts, text.by_class,
+	     "text: one table per subsystem class instead of the one syscall table"),
     OPT_CALLBACK('e', "expr", "EXPR", opt_expr,
 		 "trace=SET (names, %file, %network, %process, %signal, %memory, %ipc, %desc, %creds, %clock; "
 		 "!SET: all but) or status=failed|successful: show only those calls, as strace -e does"),
@@ -43,6 +52,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return i == KF_PARSE_HELP ? 1 : -1;
 	if (!renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (text_opts_check(&o->text, o->format) < 0)
+		return -1;
 	if (i == argc)
 		return error("no footprint to report: see 'kfootprint report --help'");
 	if (argc - i > 1)
@@ -54,18 +65,20 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 struct render_job {
 	const struct renderer *r;
 	const struct footprint *fp;
+	const struct text_opts *text;
 };
 
 static int render_job(FILE *out, const void *ctx)
 {
 	const struct render_job *job = ctx;
 
-	return job->r->render(job->fp, out);
+	return renderer_render(job->r, job->fp, job->text, out);
 }
 
-static int render_to(const struct renderer *r, const struct footprint *fp, struct atomic_file *af)
+static int render_to(const struct renderer *r, const struct footprint *fp, const struct text_opts *text,
+		     struct atomic_file *af)
 {
-	struct render_job job = {r, fp};
+	struct render_job job = {r, fp, text};
 
 	if (!af->path)
 		return atomic_file_write(NULL, 0, stdout, render_job, &job);
@@ -98,7 +111,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	annotate_classes(fp);
 	fp_filter_apply(&o.filter, fp);
-	rc = render_to(renderer_find(o.format), fp, &out) < 0 ? 1 : 0;
+	rc = render_to(renderer_find(o.format), fp, &o.text, &out) < 0 ? 1 : 0;
 	fp__free(fp);
 	fp_filter_release(&o.filter);
 	return rc;
@@ -108,14 +121,15 @@ const struct kf_command kf_cmd_report = {
     .name = "report",
     .fn = cmd_report,
     .summary = "render a saved footprint (FILE.json) again",
-    .synopsis = "kfootprint report [-F FORMAT] [-o OUT] [-e EXPR] FILE.json",
+    .synopsis = "kfootprint report [-F FORMAT] [-S KEY] [-P] [--by-class] [-o OUT] [-e EXPR] FILE.json",
     .description =
 	"Renders a footprint saved by 'kfootprint record -o FILE.json' (schema kfootprint/1) to standard output;\n"
 	"FILE.json '-' reads standard input.",
     .options = options,
     .opts_size = sizeof(struct report_opts),
     .more_help = renderer_help,
-    .examples = "  kfootprint report ls.json                     tables per subsystem and the process tree\n"
+    .examples = "  kfootprint report ls.json                     summary, syscall table, process tree\n"
+		"  kfootprint report -S errors -P ls.json        the failing calls first, a table per process\n"
 		"  kfootprint report -F strace ls.json           the layout of strace -c, to diff with it\n"
 		"  kfootprint report -F rst -o ls.rst ls.json    grid tables for kernel documentation\n"
 		"  kfootprint report -F csv ls.json | sort -t, -k4 -n\n"

@@ -40,3 +40,8 @@ void renderer_help(FILE *out)
 	for (size_t i = 0; i < NRENDERERS; i++)
 		fprintf(out, "  %-8s %s\n", renderers[i]->name, renderers[i]->help);
 }
+
+int renderer_render(const struct renderer *r, const struct footprint *fp, const struct text_opts *o, FILE *out)
+{
+	return r == &renderer_text ? text_render(fp, o, out) : r->render(fp, out);
+}

@@ -2,6 +2,7 @@
 #ifndef KF_REPORT_H
 #define KF_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "footprint/footprint.h"
@@ -27,6 +28,26 @@ const struct renderer *renderer_at(size_t i);
 const char *renderer_names(void);
 /* The "formats:" section of --help: each name and its help. */
 void renderer_help(FILE *out);
+
+/*
+ * Options of the text report, given to record and report (-S, -P, --by-class); the other formats have none.
+ * The commands keep them in their options struct and render through renderer_render().
+ */
+struct text_opts {
+	const char *sort; /* -S: calls, time, errors, name; NULL: time when the footprint has times, else calls */
+	bool per_process; /* -P: a table per process whatever their number (without: when 2 to TEXT_FEW_PROCS) */
+	bool by_class;	  /* --by-class: a table per subsystem class in place of the one syscall table */
+};
+#define TEXT_FEW_PROCS 4
+
+/* "calls, time, errors, name": the -S keys. */
+const char *text_sort_names(void);
+/* 0, or -1 after a message: an unknown -S key, or text options given with another format. */
+int text_opts_check(const struct text_opts *o, const char *format);
+/* The text report with its options (NULL: the defaults, as renderer_text.render). */
+int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out);
+/* Renders fp with r, passing o to the text report; what commands call. */
+int renderer_render(const struct renderer *r, const struct footprint *fp, const struct text_opts *o, FILE *out);
 
 extern const struct renderer renderer_text;
 extern const struct renderer renderer_strace;

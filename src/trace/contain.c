@@ -1,256 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Containment of a started command (see contain.h): its own cgroup v2 and a guardian, or kfootprint as a
- * child subreaper, and the one sequence that ends it: SIGTERM to every process, SIGKILL after the grace period,
- * or left running with --keep-running.
+ * Containment of a started command (see contain.h): the public contain_* API, subreaper mode, signalling the
+ * workload, and the one sequence that ends it: SIGTERM to every process, SIGKILL after the grace period, or left
+ * running with --keep-running. Its cgroup v2 is in contain_cgroup.c, the guardian in contain_guardian.c.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "trace/contain.h"
+#include "trace/contain_int.h"
 #include "trace/trace.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define GIVE_UP_NS   5000000000ull /* after SIGKILL: a task stuck in the kernel is left, never waited on */
-#define MAX_PASSES   64		   /* signal passes over a workload that keeps forking new processes */
-#define SHOW_PIDS    16		   /* pids listed in the --keep-running line */
-#define GUARDIAN_BYE 'x'	   /* from kfootprint: the workload is dealt with, exit */
-
-struct contain {
-	bool keep_running;
-	bool cgroup;	 /* cgroup mode, else subreaper mode */
-	bool has_kill;	 /* cgroup.kill exists (Linux 5.14) */
-	int dirfd;	 /* the workload's cgroup directory */
-	int home_dirfd;	 /* kfootprint's own cgroup, its parent */
-	char name[48];	 /* its name in home */
-	char *path;	 /* its full path, for messages */
-	char *relpath;	 /* its path as /proc/PID/cgroup shows it */
-	pid_t self;	 /* kfootprint */
-	pid_t root;	 /* the command's first process */
-	pid_t guardian;	 /* 0: none */
-	int guardian_fd; /* write end of the guardian's pipe */
-	bool removed;	 /* the cgroup is gone */
-	uint64_t checked_ns;
-	bool checked_empty; /* subreaper mode: the last scan, reused for 50 ms */
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = {0, ms * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static int pidfd_open(pid_t pid)
-{
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-}
-
-/* --- finding kfootprint's cgroup -------------------------------------------------------------------- */
-
-/* Decodes mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
-		    s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/*
- * The directory of kfootprint's own cgroup v2 (a cgroup2 mount from /proc/self/mountinfo, whose root is a
- * prefix of the "0::" line of /proc/self/cgroup), and that path as /proc shows it. NULL when there is none.
- */
-static char *own_cgroup_dir(char **rel)
-{
-	struct strbuf cg = STRBUF_INIT;
-	char line[4096], *own = NULL, *dir = NULL;
-	FILE *f;
-
-	if (strbuf_read_file(&cg, "/proc/self/cgroup") == 0) {
-		for (char *l = cg.buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-			if (!strncmp(l, "0::", 3)) {
-				own = xstrndup(l + 3, strcspn(l + 3, "\n"));
-				break;
-			}
-	}
-	strbuf_release(&cg);
-	if (!own || *own != '/') {
-		free(own);
-		return NULL;
-	}
-	f = fopen("/proc/self/mountinfo", "re");
-	while (f && !dir && fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - "), *field[5], *save = NULL, *fstype;
-		int n = 0;
-		size_t rlen;
-
-		if (!sep)
-			continue;
-		*sep = '\0';
-		fstype = strtok_r(sep + 3, " ", &save);
-		if (!fstype || strcmp(fstype, "cgroup2"))
-			continue;
-		save = NULL;
-		for (char *t = strtok_r(line, " ", &save); t && n < 5; t = strtok_r(NULL, " ", &save))
-			field[n++] = t;
-		if (n < 5)
-			continue;
-		unescape(field[3]); /* the mount's root within the hierarchy */
-		unescape(field[4]); /* where it is mounted */
-		rlen = strcmp(field[3], "/") ? strlen(field[3]) : 0;
-		if (strncmp(own, field[3], rlen) || (own[rlen] && own[rlen] != '/'))
-			continue;
-		dir = xasprintf("%s%s", field[4], strcmp(own + rlen, "/") ? own + rlen : "");
-	}
-	if (f)
-		fclose(f);
-	if (dir)
-		*rel = own;
-	else
-		free(own);
-	return dir;
-}
-
-/* Reads a small file of the cgroup; -1 when unreadable. */
-static ssize_t cg_read(int dirfd, const char *file, char *buf, size_t len)
-{
-	int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
-static int cg_write(int dirfd, const char *file, const char *val)
-{
-	int fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -1;
-}
-
-/* Calls fn for each pid listed in the cgroup's cgroup.procs (read in chunks: no allocation). -1: unreadable. */
-static int each_cg_pid(int dirfd, void (*fn)(struct contain *c, pid_t pid, void *ctx), struct contain *c, void *ctx)
-{
-	int fd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
-	char buf[4096];
-	long v = -1;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
-		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] >= '0' && buf[i] <= '9') {
-				v = (v < 0 ? 0 : v * 10) + (buf[i] - '0');
-			} else {
-				if (v > 0)
-					fn(c, (pid_t)v, ctx);
-				v = -1;
-			}
-		}
-	}
-	if (v > 0)
-		fn(c, (pid_t)v, ctx);
-	close(fd);
-	return 0;
-}
-
-/* each_cg_pid over the cgroup and every cgroup below it: cgroup.procs lists only its own members. */
-static void each_cg_pid_tree(int dirfd, void (*fn)(struct contain *c, pid_t pid, void *ctx), struct contain *c,
-			     void *ctx, int depth)
-{
-	int fd;
-	DIR *d;
-	struct dirent *de;
-
-	each_cg_pid(dirfd, fn, c, ctx);
-	fd = depth < 32 ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1; /* own offset */
-	d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		int sub;
-
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sub >= 0) {
-			each_cg_pid_tree(sub, fn, c, ctx, depth + 1);
-			close(sub);
-		}
-	}
-	closedir(d);
-}
-
-/* Whether process pid is in the workload's cgroup, as its /proc/PID/cgroup says now. */
-static bool in_cgroup(const struct contain *c, pid_t pid)
-{
-	char path[64], buf[4096];
-	int fd;
-	ssize_t n;
-	size_t rlen = strlen(c->relpath);
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* Its cgroup or one below it, which the workload made (a nested kfootprint, a container runtime). */
-	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (!strncmp(l, "0::", 3))
-			return !strncmp(l + 3, c->relpath, rlen) &&
-			       (l[3 + rlen] == '\n' || l[3 + rlen] == '/' || !l[3 + rlen]);
-	return false;
-}
+#define GIVE_UP_NS 5000000000ull /* after SIGKILL: a task stuck in the kernel is left, never waited on */
+#define MAX_PASSES 64		 /* signal passes over a workload that keeps forking new processes */
+#define SHOW_PIDS  16		 /* pids listed in the --keep-running line */
 
 /* --- subreaper mode: the workload is kfootprint's descendants --------------------------------------- */
 
@@ -355,7 +128,7 @@ static void send_checked(struct contain *c, pid_t pid, int sig, unsigned long lo
 	if (pfd < 0)
 		return;
 	if (c->cgroup)
-		ours = in_cgroup(c, pid);
+		ours = cg_has_pid(c, pid);
 	else
 		ours = trace_read_stat(pid, &st) == 0 && st.start == start;
 	if (ours && syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0) < 0 && errno != ESRCH)
@@ -382,7 +155,7 @@ void contain_signal(struct contain *c, int sig)
 		return;
 	if (c->cgroup && sig == SIGKILL && c->has_kill) {
 		/* The kernel kills every task of the cgroup, and a fork that races with it. */
-		if (cg_write(c->dirfd, "cgroup.kill", "1") == 0)
+		if (cg_kill(c) == 0)
 			return;
 		debug("containment: '%s/cgroup.kill': %s", c->path, strerror(errno));
 	}
@@ -390,7 +163,7 @@ void contain_signal(struct contain *c, int sig)
 	do {
 		s.added = 0;
 		if (c->cgroup) {
-			each_cg_pid_tree(c->dirfd, cg_signal_one, c, &s, 0);
+			cg_each_pid_tree(c->dirfd, cg_signal_one, c, &s, 0);
 		} else {
 			struct proc_ent *v;
 			size_t n = scan_descendants(c, &v);
@@ -405,17 +178,6 @@ void contain_signal(struct contain *c, int sig)
 	} while (s.added && ++pass < MAX_PASSES);
 	debug("containment: signal %d sent to %zu processes", sig, s.n);
 	free(s.v);
-}
-
-static bool cg_populated(const struct contain *c)
-{
-	char buf[256];
-	const char *p;
-
-	if (cg_read(c->dirfd, "cgroup.events", buf, sizeof(buf)) < 0)
-		return false; /* removed */
-	p = strstr(buf, "populated ");
-	return p && p[10] == '1';
 }
 
 static bool scan_empty(struct contain *c)
@@ -521,11 +283,7 @@ static void cg_move_home(struct contain *c, pid_t pid, void *ctx)
 	list_pid(l, pid);
 }
 
-/*
- * Takes the running workload out of its cgroup (back into kfootprint's own), so that the cgroup can go, and
- * says on stderr what keeps running. prefix: who says it.
- */
-static void release(struct contain *c, const char *prefix)
+void contain_keep_running(struct contain *c, const char *prefix)
 {
 	struct listing l = {STRBUF_INIT, 0, -1, 0};
 
@@ -535,7 +293,7 @@ static void release(struct contain *c, const char *prefix)
 		l.moved_to = openat(c->home_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
 		/* Pass after pass: a process forking while it moves leaves its child behind. */
 		while (l.moved_to >= 0 && cg_populated(c) && pass++ < MAX_PASSES && !l.failed)
-			each_cg_pid(c->dirfd, cg_move_home, c, &l);
+			cg_each_pid(c->dirfd, cg_move_home, c, &l);
 		if (l.moved_to >= 0)
 			close(l.moved_to);
 	} else {
@@ -556,277 +314,7 @@ static void release(struct contain *c, const char *prefix)
 	strbuf_release(&l.sb);
 }
 
-/*
- * Removes the cgroups the workload made inside its own (a nested kfootprint, a container runtime): they are
- * its, and its cgroup cannot go while they exist. Depth first; a cgroup still populated stays.
- */
-static void remove_children(int dirfd)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* own offset: not dup() */
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *de;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		int sub;
-
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sub >= 0) {
-			remove_children(sub);
-			close(sub);
-		}
-		unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
-}
-
-/* Removes the cgroup once it is empty (a task that has just been killed may hold it a moment). */
-static void remove_cgroup(struct contain *c, bool quiet)
-{
-	uint64_t until = now_ns() + 1000000000ull;
-
-	if (!c->cgroup || c->dirfd < 0 || c->removed)
-		return;
-	while (unlinkat(c->home_dirfd, c->name, AT_REMOVEDIR) < 0) {
-		if (errno == ENOENT)
-			break;
-		if (errno != EBUSY || now_ns() >= until || cg_populated(c)) {
-			if (!quiet && !(c->keep_running && cg_populated(c)))
-				perror_msg("removing cgroup '%s'", c->path);
-			return;
-		}
-		remove_children(c->dirfd);
-		nap_ms(10);
-	}
-	c->removed = true;
-	debug("containment: cgroup '%s' removed", c->path);
-}
-
-/* --- the guardian -------------------------------------------------------------------------------------- */
-
-/* Closes every descriptor but those in keep (sorted, ascending). */
-static void close_all_but(const int *keep, size_t n)
-{
-	unsigned int lo = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
-			continue;
-		if ((unsigned int)keep[i] > lo)
-			syscall(SYS_close_range, lo, (unsigned int)keep[i] - 1, 0);
-		lo = (unsigned int)keep[i] + 1;
-	}
-	syscall(SYS_close_range, lo, ~0u, 0);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-/*
- * ps and pgrep -f show the guardian as what it is, not as a second kfootprint running the workload's command
- * line: its argument area (arg_start, arg_end: fields 48 and 49 of /proc/self/stat) is rewritten in place.
- */
-static void set_cmdline(const char *name)
-{
-	char buf[1024], *p, *save = NULL;
-	unsigned long start = 0, end = 0;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	for (char *t = p ? strtok_r(p + 1, " ", &save) : NULL; t && field < 49; t = strtok_r(NULL, " ", &save)) {
-		field++;
-		if (field == 48)
-			start = strtoul(t, NULL, 10);
-		else if (field == 49)
-			end = strtoul(t, NULL, 10);
-	}
-	if (!start || end <= start)
-		return;
-	memset((void *)start, 0, end - start);
-	memcpy((void *)start, name, strlen(name) < end - start ? strlen(name) : end - start - 1);
-}
-
-/*
- * Outlives kfootprint for one moment: its death, however it comes. Waits for a byte (kfootprint is done: exit)
- * or end of file (kfootprint died without finishing): then gives the workload the documented treatment, and
- * removes the cgroup. It runs none of the workload's code and touches no other cgroup or process.
- */
-__attribute__((noreturn)) static void guardian_main(struct contain *c, int rfd)
-{
-	static const int quiet[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGTSTP,
-				    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2};
-	int keep[] = {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, rfd, c->dirfd, c->home_dirfd};
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	char prefix[64], b = 0;
-	ssize_t n;
-
-	/* Its own session: a Ctrl-C or a kill of kfootprint's process group is not for it. */
-	setsid();
-	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
-		signal(quiet[i], SIG_IGN);
-	prctl(PR_SET_NAME, "kf-guardian");
-	set_cmdline("kfootprint guardian");
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-	}
-	/* Nothing of kfootprint's: not its output files, not its BPF links (which must go when it goes). */
-	qsort(keep, sizeof(keep) / sizeof(keep[0]), sizeof(keep[0]), cmp_int);
-	close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
-	if (chdir("/") < 0)
-		_exit(1);
-	do
-		n = read(rfd, &b, 1);
-	while (n < 0 && errno == EINTR);
-	if (n == 1 && b == GUARDIAN_BYE)
-		_exit(0);
-	/* kfootprint is gone without dealing with its workload. */
-	snprintf(prefix, sizeof(prefix), "guardian: kfootprint (pid %d) died: ", (int)c->self);
-	if (cg_populated(c)) {
-		if (c->keep_running) {
-			release(c, prefix);
-		} else {
-			fprintf(stderr, "kfootprint: %sstopping its workload (SIGTERM, then SIGKILL after %llu s)\n",
-				prefix, CONTAIN_KILL_GRACE_NS / 1000000000ull);
-			contain_terminate(c);
-		}
-	}
-	remove_cgroup(c, true);
-	_exit(0);
-}
-
-static int start_guardian(struct contain *c)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return perror_msg("containment: pipe");
-	fflush(NULL); /* the guardian must not write our buffered output a second time */
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return perror_msg("containment: starting the guardian");
-	}
-	if (pid == 0) {
-		close(p[1]);
-		guardian_main(c, p[0]);
-	}
-	close(p[0]);
-	c->guardian = pid;
-	c->guardian_fd = p[1];
-	return 0;
-}
-
-/* Tells the guardian that the workload has been dealt with: it exits. */
-static void release_guardian(struct contain *c)
-{
-	char b = GUARDIAN_BYE;
-
-	if (c->guardian_fd < 0)
-		return;
-	if (write(c->guardian_fd, &b, 1) != 1)
-		debug("containment: telling the guardian: %s", strerror(errno));
-	close(c->guardian_fd);
-	c->guardian_fd = -1;
-}
-
-/*
- * Reaps the released guardian, at kfootprint's very end: by then it has long exited, and nothing waited for
- * it to be scheduled. Never waited on for long: someone may have stopped it (it exits once it runs again).
- */
-static void reap_guardian(struct contain *c)
-{
-	struct pollfd pfd = {.fd = -1, .events = POLLIN};
-
-	if (!c->guardian)
-		return;
-	release_guardian(c);
-	pfd.fd = pidfd_open(c->guardian);
-	if (pfd.fd >= 0) {
-		while (poll(&pfd, 1, 1000) < 0 && errno == EINTR)
-			;
-		close(pfd.fd);
-	}
-	waitpid(c->guardian, NULL, WNOHANG);
-	c->guardian = 0;
-}
-
-/* --- setting up ---------------------------------------------------------------------------------------- */
-
-/* Makes the workload's cgroup below kfootprint's own; false when there is none to be had here. */
-static bool make_cgroup(struct contain *c)
-{
-	char *rel = NULL, *home = own_cgroup_dir(&rel), type[64];
-
-	if (!home) {
-		debug("containment: no cgroup2 hierarchy holds kfootprint");
-		return false;
-	}
-	c->home_dirfd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c->home_dirfd < 0) {
-		debug("containment: '%s': %s", home, strerror(errno));
-		goto fail;
-	}
-	for (int i = 0;; i++) {
-		if (i)
-			snprintf(c->name, sizeof(c->name), "kfootprint.%d.%d", (int)c->self, i);
-		else
-			snprintf(c->name, sizeof(c->name), "kfootprint.%d", (int)c->self);
-		if (mkdirat(c->home_dirfd, c->name, 0755) == 0)
-			break;
-		/* Left by a kfootprint of the same pid that was killed with its guardian: empty, so it can go. */
-		if (errno == EEXIST && unlinkat(c->home_dirfd, c->name, AT_REMOVEDIR) == 0 &&
-		    mkdirat(c->home_dirfd, c->name, 0755) == 0)
-			break;
-		if (errno != EEXIST || i == 4) {
-			debug("containment: cannot make a cgroup in '%s': %s", home, strerror(errno));
-			goto fail;
-		}
-	}
-	c->path = xasprintf("%s/%s", home, c->name);
-	c->relpath = xasprintf("%s/%s", strcmp(rel, "/") ? rel : "", c->name);
-	c->dirfd = openat(c->home_dirfd, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Below a threaded cgroup a new one is "domain invalid" and takes no process. */
-	if (c->dirfd < 0 || cg_read(c->dirfd, "cgroup.type", type, sizeof(type)) < 0 || strncmp(type, "domain\n", 7)) {
-		debug("containment: cgroup '%s' cannot hold the workload", c->path);
-		if (c->dirfd >= 0)
-			close(c->dirfd);
-		c->dirfd = -1;
-		unlinkat(c->home_dirfd, c->name, AT_REMOVEDIR);
-		goto fail;
-	}
-	c->has_kill = faccessat(c->dirfd, "cgroup.kill", W_OK, 0) == 0;
-	c->cgroup = true;
-	free(home);
-	free(rel);
-	return true;
-fail:
-	free(c->path);
-	free(c->relpath);
-	c->path = c->relpath = NULL;
-	if (c->home_dirfd >= 0)
-		close(c->home_dirfd);
-	c->home_dirfd = -1;
-	free(home);
-	free(rel);
-	return false;
-}
+/* --- setting up and ending ---------------------------------------------------------------------------- */
 
 struct contain *contain_new(bool keep_running)
 {
@@ -835,9 +323,9 @@ struct contain *contain_new(bool keep_running)
 	c->keep_running = keep_running;
 	c->self = getpid();
 	c->dirfd = c->home_dirfd = c->guardian_fd = -1;
-	if (make_cgroup(c)) {
-		if (start_guardian(c) < 0) {
-			remove_cgroup(c, false);
+	if (cg_make(c)) {
+		if (guardian_start(c) < 0) {
+			cg_remove(c, false);
 			contain_free(c);
 			return NULL;
 		}
@@ -861,15 +349,12 @@ int contain_cgroup_fd(const struct contain *c)
 
 int contain_add(struct contain *c, pid_t pid, bool placed)
 {
-	char buf[24];
-
 	if (!c)
 		return 0;
 	c->root = pid;
 	if (!c->cgroup || placed)
 		return 0;
-	snprintf(buf, sizeof(buf), "%d", (int)pid);
-	if (cg_write(c->dirfd, "cgroup.procs", buf) < 0)
+	if (cg_join(c, pid) < 0)
 		return perror_msg("cgroup '%s': moving the command in", c->path);
 	return 0;
 }
@@ -887,7 +372,7 @@ void contain_end(struct contain *c)
 	c->checked_ns = 0;
 	if (!contain_empty(c)) {
 		if (c->keep_running) {
-			release(c, "");
+			contain_keep_running(c, "");
 		} else {
 			/* The backend ended with processes of the workload it did not know of: they go the same way. */
 			warning("processes of the workload are still running: stopping them (SIGTERM, then SIGKILL)");
@@ -896,8 +381,8 @@ void contain_end(struct contain *c)
 		}
 	}
 	reap_orphans(c);
-	remove_cgroup(c, false);
-	release_guardian(c);
+	cg_remove(c, false);
+	guardian_release(c);
 	if (!c->cgroup)
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
@@ -906,8 +391,8 @@ void contain_free(struct contain *c)
 {
 	if (!c)
 		return;
-	remove_cgroup(c, true);
-	reap_guardian(c);
+	cg_remove(c, true);
+	guardian_reap(c);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	if (c->home_dirfd >= 0)

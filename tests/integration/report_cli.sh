@@ -17,8 +17,10 @@ for f in $formats; do
 done
 eq "report defaults to text" "$(cat "$T/out.text")" "$("$KF" report "$SAMPLE")"
 eq "text: completeness on the first line" "footprint:    complete" "$(head -n1 "$T/out.text")"
-eq "text: i386 calls named with their ABI" "open (i386)        2       1  Filesystem       sys_open()" \
+eq "text: i386 calls named with their ABI" "open (i386)      2       1    0.59  0.002000    1000.0  Filesystem" \
 	"$(grep '^open (i386)' "$T/out.text")"
+eq "text --by-class: the seed's row" "open (i386)        2       1  Filesystem       sys_open()" \
+	"$("$KF" report --by-class "$SAMPLE" | grep '^open (i386)')"
 eq "tree: the SystemTap layout" "   101  ls  read   3 write   1 run 0.25s" "$(grep ' 101 ' "$T/out.tree")"
 eq "'-' reads standard input" "$(cat "$T/out.tree")" "$("$KF" report -F tree - <"$SAMPLE")"
 printf '{"schema": ' | "$KF" report - >/dev/null 2>"$T/err"

@@ -28,7 +28,11 @@ os.system("ls -d / /nonexistent-kf >/dev/null 2>&1")'
 if ! command -v strace >/dev/null 2>&1; then
 	skip "classes: strace comparison" "strace is not installed (make deps installs it)"
 else
-	names() { grep -v -e '^[0-9]* +++' -e '^[0-9]* ---' "$1" | sed -n 's/^[0-9]* *\(<\.\.\. \)\{0,1\}\([a-z_0-9]*\)[( ].*/\2/p' | sort -u | tr '\n' ' '; }
+	# the syscall names of a log, strace's or ours; "+++ exited" and "--- SIGCHLD" lines are no calls
+	names() {
+		grep -v -e '^[0-9]* *+++' -e '^[0-9]* *---' "$1" |
+			sed -n 's/^[0-9]* *\(<\.\.\. \)\{0,1\}\([a-z_0-9][a-z_0-9]*\)[( ].*/\2/p' | sort -u | tr '\n' ' '
+	}
 	for cls in file network process signal memory desc; do
 		strace -f -qq -e trace=%$cls -o "$T/s.$cls" -- python3 -c "$wl" >/dev/null 2>&1
 		"$KF" record -b ptrace -e trace=%$cls --log "$T/k.$cls" -F json --report "$T/r.$cls.json" \

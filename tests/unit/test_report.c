@@ -9,6 +9,7 @@
 
 #include "fp_sample.h"
 #include "report/report.h"
+#include "util/strbuf.h"
 
 /* As kfootprint record and report do: the annotate stage, then the renderer. */
 static char *render(const char *format, struct footprint *fp)
@@ -175,6 +176,7 @@ static void test_csv(void **state)
 	fp__free(fp);
 }
 
+/* The default layout: summary, one syscall table by time (strace -c's order), per-process tables for 3 processes. */
 static void test_text(void **state)
 {
 	struct footprint *fp = sample_fp();
@@ -189,26 +191,189 @@ static void test_text(void **state)
 	      "elapsed:      0.500s\n"
 	      "exit:         code 0\n"
 	      "lost events:  0\n"
-	      "totals:       31 calls, 5 errors, 6 syscalls, 3 processes\n"
+	      "summary:      31 calls, 5 errors (16.1%), 0.338000s in system calls, 6 syscalls, 3 processes\n"
+	      "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
 	      "\n"
-	      "Process Mgmt.\n"
-	      "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
-	      "-----------  -------  ------  ---------------  -----------------\n"
-	      "wait4              3       1  Process Mgmt.    sys_wait4()\n"
-	      "clone              2       0  Process Mgmt.    sys_clone()\n"
-	      "exit_group         2       0  Process Mgmt.    sys_exit_group()\n"
+	      "system calls, by time\n"
+	      "syscall      calls  errors  % time   seconds   \u00b5s/call  class\n"
+	      "-----------  -----  ------  ------  --------  --------  -------------\n"
+	      "wait4            3       1   88.76  0.300000  100000.0  Process Mgmt.\n"
+	      "read            12            7.10  0.024000    2000.0  Filesystem\n"
+	      "openat          10       3    2.96  0.010000    1000.0  Filesystem\n"
+	      "clone            2            0.59  0.002000    1000.0  Process Mgmt.\n"
+	      "open (i386)      2       1    0.59  0.002000    1000.0  Filesystem\n"
+	      "exit_group       2            0.00  0.000000       0.0  Process Mgmt.\n"
 	      "\n"
-	      "Filesystem\n"
-	      "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
-	      "-----------  -------  ------  ---------------  -----------------\n"
-	      "read              12       0  Filesystem       sys_read()\n"
-	      "openat            10       3  Filesystem       sys_openat()\n"
-	      "open (i386)        2       1  Filesystem       sys_open()\n"
+	      "per process\n"
+	      "\n"
+	      "pid 100 sh: 6 calls, 1 error, 0.302000s in system calls\n"
+	      "  syscall     calls  errors  % time   seconds   \u00b5s/call\n"
+	      "  ----------  -----  ------  ------  --------  --------\n"
+	      "  wait4           3       1   99.34  0.300000  100000.0\n"
+	      "  clone           2            0.66  0.002000    1000.0\n"
+	      "  exit_group      1            0.00  0.000000       0.0\n"
+	      "\n"
+	      "pid 101 ls: 13 calls, 4 errors, 0.012000s in system calls\n"
+	      "  syscall      calls  errors  % time   seconds  \u00b5s/call\n"
+	      "  -----------  -----  ------  ------  --------  -------\n"
+	      "  openat          10       3   83.33  0.010000   1000.0\n"
+	      "  open (i386)      2       1   16.67  0.002000   1000.0\n"
+	      "  exit_group       1            0.00  0.000000      0.0\n"
+	      "\n"
+	      "pid 102 wc: 12 calls, 0 errors, 0.024000s in system calls\n"
+	      "  syscall  calls  errors  % time   seconds  \u00b5s/call\n"
+	      "  -------  -----  ------  ------  --------  -------\n"
+	      "  read        12          100.00  0.024000   2000.0\n"
 	      "\n"
 	      "processes\n"
 	      " 100  sh    read   0 write   1 running...\n"
 	      "   101  ls  read   3 write   1 run 0.25s\n"
 	      "   102  wc  read   0 write   0 run 1.25s\n");
+	fp__free(fp);
+}
+
+static char *render_text(struct footprint *fp, const struct text_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	annotate_classes(fp);
+	assert_int_equal(renderer_render(renderer_find("text"), fp, o, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The rows of the first table after heading, names only, joined by spaces. */
+static char *row_names(const char *out, const char *heading)
+{
+	const char *p = strstr(out, heading);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_non_null(p);
+	p = strchr(strchr(strchr(p + 1, '\n') + 1, '\n') + 1, '\n') + 1; /* past the heading, column heads, dashes */
+	while (*p && *p != '\n') {
+		size_t n = strcspn(p, " \n");
+
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_add(&sb, p, n);
+		p = strchr(p, '\n') + 1;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* -S: every key orders the rows, ties by calls then name; the heading says which order it is. */
+static void test_text_sort(void **state)
+{
+	static const struct {
+		const char *key, *rows;
+	} want[] = {
+	    {"calls", "read openat wait4 clone exit_group open"},
+	    {"time", "wait4 read openat clone open exit_group"},
+	    {"errors", "openat wait4 open read clone exit_group"},
+	    {"name", "clone exit_group open openat read wait4"},
+	};
+	struct footprint *fp = sample_fp();
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct text_opts o = {.sort = want[i].key};
+		char *out = render_text(fp, &o), heading[64], *rows;
+
+		snprintf(heading, sizeof(heading), "\nsystem calls, by %s\n", want[i].key);
+		rows = row_names(out, heading);
+		assert_string_equal(rows, want[i].rows);
+		free(rows);
+		free(out);
+		assert_int_equal(text_opts_check(&o, "text"), 0);
+		assert_int_equal(text_opts_check(&o, "csv"), -1);
+	}
+	assert_int_equal(text_opts_check(&(struct text_opts){.sort = "size"}, "text"), -1);
+	assert_int_equal(text_opts_check(&(struct text_opts){.by_class = true}, "strace"), -1);
+	assert_int_equal(text_opts_check(&(struct text_opts){0}, "strace"), 0);
+	fp__free(fp);
+}
+
+/* Without times (bpf --no-time) no time column, no time in the summary, and "time" sorts by calls. */
+static void test_text_no_time(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct text_opts o = {.sort = "time", .per_process = true};
+	char *out;
+
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
+		if (fp->syscalls.slots[i])
+			fp->syscalls.slots[i]->time_ns = 0;
+	for (size_t i = 0; i < fp->nprocs; i++)
+		for (uint32_t j = 0; j < fp->procs[i]->syscalls.cap; j++)
+			if (fp->procs[i]->syscalls.slots[j])
+				fp->procs[i]->syscalls.slots[j]->time_ns = 0;
+	out = render_text(fp, &o);
+	assert_non_null(strstr(out, "\nsummary:      31 calls, 5 errors (16.1%), 6 syscalls, 3 processes\n"));
+	assert_non_null(strstr(out, "\nsystem calls, by calls\n"
+				    "syscall      calls  errors  class\n"
+				    "-----------  -----  ------  -------------\n"
+				    "read            12          Filesystem\n"));
+	assert_non_null(strstr(out, "\npid 102 wc: 12 calls, 0 errors\n"
+				    "  syscall  calls  errors\n"
+				    "  -------  -----  ------\n"
+				    "  read        12\n"));
+	assert_null(strstr(out, "time"));
+	assert_null(strstr(out, "s/call"));
+	free(out);
+	fp__free(fp);
+}
+
+/* Per-process tables: by default for 2 to 4 processes; -P for any number. */
+static void test_text_per_process(void **state)
+{
+	struct footprint *fp = fp__new();
+	struct text_opts with = {.per_process = true};
+	char *out;
+
+	for (int i = 0; i < 5; i++) {
+		struct fp_proc *p = fp__proc_new(fp, 200 + i, i ? 200 : 1, 0);
+
+		snprintf(p->comm, sizeof(p->comm), "p%d", i);
+		fp__account(fp, p, KF_ABI_X86_64, sample_nr(KF_ABI_X86_64, "getppid"), 0, 1, 1000);
+		out = render_text(fp, NULL);
+		if (i >= 1 && i < TEXT_FEW_PROCS)
+			assert_non_null(strstr(out, "\nper process\n"));
+		else
+			assert_null(strstr(out, "per process"));
+		free(out);
+		out = render_text(fp, &with);
+		assert_non_null(
+		    strstr(out, "\nper process\n\npid 200 p0: 1 call, 0 errors, 0.000001s in system calls\n"));
+		free(out);
+	}
+	fp__free(fp);
+}
+
+/* --by-class: the seed guide's tables in place of the one syscall table; the summary and tree stay. */
+static void test_text_by_class(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct text_opts o = {.by_class = true};
+	char *out = render_text(fp, &o);
+
+	assert_non_null(strstr(out, "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
+				    "\n"
+				    "Process Mgmt.\n"
+				    "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
+				    "-----------  -------  ------  ---------------  -----------------\n"
+				    "wait4              3       1  Process Mgmt.    sys_wait4()\n"));
+	assert_non_null(strstr(out, "\nFilesystem\n"
+				    "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
+				    "-----------  -------  ------  ---------------  -----------------\n"
+				    "read              12       0  Filesystem       sys_read()\n"
+				    "openat            10       3  Filesystem       sys_openat()\n"
+				    "open (i386)        2       1  Filesystem       sys_open()\n"
+				    "\nper process\n"));
+	assert_null(strstr(out, "system calls, by"));
+	assert_non_null(strstr(out, "\nprocesses\n 100  sh "));
+	free(out);
 	fp__free(fp);
 }
 
@@ -238,7 +403,7 @@ static void test_text_incomplete_attached_signal(void **state)
 	fp__free(fp);
 }
 
-/* Classes in the seed's order whatever the counts; a class only a file knows goes last. */
+/* --by-class: classes in the seed's order whatever the counts; a class only a file knows goes last. */
 static void test_text_class_order(void **state)
 {
 	struct footprint *fp = fp__new();
@@ -253,7 +418,7 @@ static void test_text_class_order(void **state)
 	fp__account(fp, NULL, x64, sample_nr(x64, "getpid"), 0, 5, 0);
 	fp__account(fp, NULL, x64, 4000, ENOSYS, 1, 0);
 	fp_sctab_find(&fp->syscalls, x64, 4000)->annot.klass = fp__intern(fp, "Zzz from a file");
-	out = render("text", fp);
+	out = render_text(fp, &(struct text_opts){.by_class = true});
 	const char *order[] = {"\nProcess Mgmt.\n", "\nMemory Mgmt.\n", "\nNetwork\n",	      "\nSignal\n",
 			       "\nFutex\n",	    "\nCapability\n",	"\nZzz from a file\n"};
 	const char *at = out;
@@ -358,6 +523,10 @@ int main(void)
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_text_incomplete_attached_signal),
 	    cmocka_unit_test(test_text_class_order),
+	    cmocka_unit_test(test_text_sort),
+	    cmocka_unit_test(test_text_no_time),
+	    cmocka_unit_test(test_text_per_process),
+	    cmocka_unit_test(test_text_by_class),
 	    cmocka_unit_test(test_rst),
 	    cmocka_unit_test(test_json_is_the_footprint),
 	    cmocka_unit_test(test_empty_footprint),
