@@ -22,6 +22,23 @@ const char *kf_class_name(enum kf_class klass)
 	return (unsigned)klass < KF_CLASS_NR ? class_names[klass] : "unknown";
 }
 
+/* In bit order of enum kf_strace_class. */
+static const char *const strace_classes[] = {"file", "network", "process", "signal", "memory",
+					     "ipc",  "desc",	"creds",   "clock"};
+
+unsigned kf_strace_class_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(strace_classes) / sizeof(strace_classes[0]); i++)
+		if (!strcmp(name, strace_classes[i]))
+			return 1u << i;
+	return 0;
+}
+
+const char *kf_strace_class_names(void)
+{
+	return "file, network, process, signal, memory, ipc, desc, creds, clock";
+}
+
 int kf_class_parse(const char *name, enum kf_class *klass)
 {
 	for (int i = 0; i < KF_CLASS_NR; i++) {

@@ -46,6 +46,22 @@ enum kf_sc_flags {
 	KF_SC_CREAT = 1 << 5,	 /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
 };
 
+/*
+ * strace's classes of a call (its sysent flags TF, TN, TP, TS, TM, TI, TD, TC, TCL), for -e trace=%file and the
+ * like: generated from strace's own tables (data/gen-strace-classes.sh).
+ */
+enum kf_strace_class {
+	KF_ST_FILE = 1 << 0,
+	KF_ST_NETWORK = 1 << 1,
+	KF_ST_PROCESS = 1 << 2,
+	KF_ST_SIGNAL = 1 << 3,
+	KF_ST_MEMORY = 1 << 4,
+	KF_ST_IPC = 1 << 5,
+	KF_ST_DESC = 1 << 6,
+	KF_ST_CREDS = 1 << 7,
+	KF_ST_CLOCK = 1 << 8,
+};
+
 struct kf_syscall {
 	const char *name;  /* table name, e.g. "stat" */
 	const char *entry; /* kernel entry point without ABI prefix, e.g. "sys_newstat"; NULL when none */
@@ -55,9 +71,18 @@ struct kf_syscall {
 	unsigned char flags;   /* enum kf_sc_flags */
 	signed char path_arg;  /* KF_SC_OPEN: argument index of the path */
 	signed char flags_arg; /* KF_SC_OPEN: argument index of the open flags (or struct open_how *) */
+	/* From the kernel tree's SYSCALL_DEFINEn (data/gen-args.sh): */
+	signed char nargs;	  /* its argument count; -1 when the tree has no definition for it */
+	unsigned char path_args;  /* bit i: argument i is a path string */
+	unsigned char dirfd_args; /* bit i: argument i is a directory fd (AT_FDCWD) */
+	unsigned short strace;	  /* enum kf_strace_class bits */
 };
 
 const char *kf_class_name(enum kf_class klass);
+/* "file" -> KF_ST_FILE (the name after strace's '%'); 0 when strace has no such class. */
+unsigned kf_strace_class_parse(const char *name);
+/* "file, network, ...": the names kf_strace_class_parse() knows. */
+const char *kf_strace_class_names(void);
 int kf_class_parse(const char *name, enum kf_class *klass);
 
 /* NULL when the number has no row in that ABI's table. */

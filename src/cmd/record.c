@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "footprint/filter.h"
 #include "footprint/footprint.h"
 #include "kmap/annotate.h"
 #include "report/map_report.h"
@@ -32,6 +33,9 @@ struct record_opts {
 	const char *map;	/* --map[=FORMAT]: the kernel map after the report */
 	const char *map_output; /* --map-output FILE: the map there instead */
 	bool quiet;		/* -q: no live status line */
+	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
+	bool summary;
+	struct fp_filter filter; /* -e trace=, -e status=: what the report and the log show */
 
 	/* -S, -P, --by-class */
 	struct text_opts text;
@@ -47,6 +51,18 @@ static int opt_pid(const char *value, void *opts)
 static int opt_duration(const char *value, void *opts)
 {
 	return parse_seconds("--duration", value, &((struct record_opts *)opts)->trace.duration);
+}
+
+static int opt_expr(const char *value, void *opts)
+{
+	return fp_filter_parse(&((struct record_opts *)opts)->filter, value);
+}
+
+static int opt_time(const char *value, void *opts)
+{
+	(void)value;
+	((struct record_opts *)opts)->trace.log_time++;
+	return 0;
 }
 
 static void record_help(FILE *out)
@@ -76,7 +92,17 @@ static const struct kf_option options[] = {
     OPT_BOOL('P', "per-process", R, text.per_process,
 	     "text: a syscall table per process (shown without -P when there are 2 to 4 processes)"),
     OPT_BOOL(0, "by-class", R, text.by_class, "text: one table per subsystem class instead of the one syscall table"),
-    OPT_STRING(0, "log", R, log, "FILE", "chronological log, one line per call (like strace -f -o); ptrace only"),
+    OPT_STRING(0, "log", R, log, "FILE",
+	       "chronological log, one line per call as strace -f -o writes it; ptrace only (auto picks it)"),
+    OPT_CALLBACK('t', "absolute-timestamps", NULL, opt_time,
+		 "--log lines start with the time of day (-tt: with microseconds, -ttt: seconds since the epoch)"),
+    OPT_BOOL('r', "relative-timestamps", R, trace.log_relative,
+	     "--log lines start with the time since the previous line's call"),
+    OPT_CALLBACK('e', "expr", "EXPR", opt_expr,
+		 "trace=SET (names, %file, %network, %process, %signal, %memory, %ipc, %desc, %creds, %clock; "
+		 "!SET: all but) or status=failed|successful: what the report and the log show (-o saves all)"),
+    OPT_BOOL('f', "follow-forks", R, follow, "accepted as strace's: kfootprint always follows every child"),
+    OPT_BOOL('c', "summary-only", R, summary, "accepted as strace's: the report is always a summary"),
     OPT_CALLBACK('p', "pid", "PID[,PID]", opt_pid,
 		 "attach to every thread of running processes (and their later children); a thread's id attaches its "
 		 "process; a pid given twice is attached once"),
@@ -138,6 +164,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("-u applies to a started command, not to -p");
 	if (o->trace.keep_running && !o->trace.duration)
 		return error("--keep-running needs --duration");
+	if ((o->trace.log_time || o->trace.log_relative) && !o->log)
+		return error("-t, -tt and -r time the --log lines: give --log FILE");
 	if (!renderer_find(o->format))
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
 	if (text_opts_check(&o->text, o->format) < 0)
@@ -200,7 +228,10 @@ static const struct backend *pick_backend(const struct record_opts *o)
 		return b->be;
 	}
 	if (o->log && log_backend()) {
-		debug("backend auto: %s, because --log needs each call's arguments", log_backend()->be->name);
+		/* said, not silent: the choice changes what the run costs */
+		if (log_backend() != first)
+			fprintf(stderr, "kfootprint: backend auto: using %s, --log needs each call's arguments\n",
+				log_backend()->be->name);
 		return log_backend()->be;
 	}
 	/* auto: the first that can run here; a fallback says, on one line, why the first could not */
@@ -420,6 +451,7 @@ static int cmd_record(int argc, char **argv)
 	if (rc > 0) {
 		kf_command_help(&kf_cmd_record, stdout);
 		free(o.trace.pids);
+		fp_filter_release(&o.filter);
 		return 0;
 	}
 	if (rc < 0)
@@ -436,6 +468,7 @@ static int cmd_record(int argc, char **argv)
 	if (open_outputs(&o, &outs) < 0)
 		goto out;
 	o.trace.log = outs.log.f;
+	o.trace.filter = fp_filter_active(&o.filter) ? &o.filter : NULL;
 	fp = fp__new();
 	fill_workload(&o, fp, be->name);
 	/* Before the command starts: its cgroup, and the guardian that outlives kfootprint's own death. */
@@ -466,6 +499,8 @@ static int cmd_record(int argc, char **argv)
 		ret = ret ? ret : 1;
 	if (o.output && atomic_file_finish(&outs.json, write_json, fp) < 0)
 		ret = ret ? ret : 1;
+	/* -e filters what is shown; the saved footprint above keeps every call */
+	fp_filter_apply(&o.filter, fp);
 	if (write_report(&o, &outs.report, fp) < 0)
 		ret = ret ? ret : 1;
 	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
@@ -475,6 +510,7 @@ out:
 	abort_outputs(&outs);
 	fp__free(fp);
 	free(o.trace.pids);
+	fp_filter_release(&o.filter);
 	return ret;
 }
 

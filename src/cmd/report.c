@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "footprint/filter.h"
 #include "footprint/footprint.h"
 #include "kmap/annotate.h"
 #include "report/report.h"
@@ -14,10 +15,16 @@ struct report_opts {
 	const char *format; /* -F */
 	const char *output; /* -o, default stdout */
 	const char *input;
+	struct fp_filter filter; /* -e trace=, -e status= */
 
 	/* -S, -P, --by-class */
 	struct text_opts text;
 };
+
+static int opt_expr(const char *value, void *opts)
+{
+	return fp_filter_parse(&((struct report_opts *)opts)->filter, value);
+}
 
 static const struct kf_option options[] = {
     OPT_CHOICE('F', "format", struct report_opts, format, "FORMAT", renderer_names, "%s (default text)"),
@@ -29,6 +36,9 @@ static const struct kf_option options[] = {
 	     "text: a syscall table per process (shown without -P when there are 2 to 4 processes)"),
     OPT_BOOL(0, "by-class", struct report_opts, text.by_class,
 	     "text: one table per subsystem class instead of the one syscall table"),
+    OPT_CALLBACK('e', "expr", "EXPR", opt_expr,
+		 "trace=SET (names, %file, %network, %process, %signal, %memory, %ipc, %desc, %creds, %clock; "
+		 "!SET: all but) or status=failed|successful: show only those calls, as strace -e does"),
     OPT_HELP(),
     OPT_END(),
 };
@@ -85,19 +95,25 @@ static int cmd_report(int argc, char **argv)
 	if (rc) {
 		if (rc > 0)
 			kf_command_help(&kf_cmd_report, stdout);
+		fp_filter_release(&o.filter);
 		return rc > 0 ? 0 : 1;
 	}
 	/* -o is checked before a large footprint is read; what is rendered from it is no more readable than it */
-	if (o.output && atomic_file_open(&out, o.output, atomic_file_flags_like(o.input)) < 0)
+	if (o.output && atomic_file_open(&out, o.output, atomic_file_flags_like(o.input)) < 0) {
+		fp_filter_release(&o.filter);
 		return 1;
+	}
 	fp = fp__load(o.input);
 	if (!fp) {
 		atomic_file_abort(&out);
+		fp_filter_release(&o.filter);
 		return 1;
 	}
 	annotate_classes(fp);
+	fp_filter_apply(&o.filter, fp);
 	rc = render_to(renderer_find(o.format), fp, &o.text, &out) < 0 ? 1 : 0;
 	fp__free(fp);
+	fp_filter_release(&o.filter);
 	return rc;
 }
 
@@ -105,7 +121,7 @@ const struct kf_command kf_cmd_report = {
     .name = "report",
     .fn = cmd_report,
     .summary = "render a saved footprint (FILE.json) again",
-    .synopsis = "kfootprint report [-F FORMAT] [-S KEY] [-P] [--by-class] [-o OUT] FILE.json",
+    .synopsis = "kfootprint report [-F FORMAT] [-S KEY] [-P] [--by-class] [-o OUT] [-e EXPR] FILE.json",
     .description =
 	"Renders a footprint saved by 'kfootprint record -o FILE.json' (schema kfootprint/1) to standard output;\n"
 	"FILE.json '-' reads standard input.",

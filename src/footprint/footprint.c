@@ -246,6 +246,37 @@ void fp_sctab_release(struct fp_sctab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static void sysstat_free(struct fp_sysstat *s)
+{
+	for (uint32_t j = 0; j < s->nper_source; j++)
+		free(s->per_source[j].errnos);
+	free(s->per_source);
+	free(s->errnos);
+	free(s);
+}
+
+void fp_sctab_filter(struct fp_sctab *t, bool (*keep)(struct fp_sysstat *s, void *ctx), void *ctx)
+{
+	struct fp_sysstat **old = t->slots;
+
+	if (!t->cap)
+		return;
+	/* Open addressing: what stays is inserted again, so no probe chain is cut by a removed entry. */
+	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	t->count = 0;
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (!old[i])
+			continue;
+		if (keep(old[i], ctx)) {
+			sctab_insert(t, old[i]);
+			t->count++;
+		} else {
+			sysstat_free(old[i]);
+		}
+	}
+	free(old);
+}
+
 static int cmp_abi_name(const void *a, const void *b)
 {
 	const struct fp_sysstat *x = *(const struct fp_sysstat *const *)a;
@@ -495,6 +526,32 @@ void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int ofl
 		f->opens_write += n;
 		p->opens_write += n;
 	}
+}
+
+void fp_proc_files_filter(struct fp_proc *p, bool (*keep)(struct fp_file *f, void *ctx), void *ctx)
+{
+	struct fp_file **old = p->files;
+
+	if (!p->files_cap)
+		return;
+	p->files = xcalloc(p->files_cap, sizeof(*p->files));
+	p->nfiles = 0;
+	for (uint32_t j = 0; j < p->files_cap; j++) {
+		uint32_t i;
+
+		if (!old[j])
+			continue;
+		if (!keep || !keep(old[j], ctx)) {
+			free(old[j]->path);
+			free(old[j]);
+			continue;
+		}
+		for (i = str_hash(old[j]->path) & (p->files_cap - 1); p->files[i]; i = (i + 1) & (p->files_cap - 1))
+			;
+		p->files[i] = old[j];
+		p->nfiles++;
+	}
+	free(old);
 }
 
 static int cmp_file(const void *a, const void *b)

@@ -244,6 +244,10 @@ struct fp_sysstat *fp_sctab_get(struct fp_sctab *t, enum kf_abi abi, int nr, con
 /* The entries as an array sorted by `cmp` (NULL: by ABI then name); caller frees the array only. */
 struct fp_sysstat **fp_sctab_sorted(const struct fp_sctab *t, int (*cmp)(const void *, const void *));
 void fp_sctab_release(struct fp_sctab *t);
+/* Keeps the entries keep() says yes to (it may change them) and frees the others. */
+void fp_sctab_filter(struct fp_sctab *t, bool (*keep)(struct fp_sysstat *s, void *ctx), void *ctx);
+/* The same for the files of a process; keep NULL drops them all. */
+void fp_proc_files_filter(struct fp_proc *p, bool (*keep)(struct fp_file *f, void *ctx), void *ctx);
 /* Files of a process sorted by path; caller frees the array only. */
 struct fp_file **fp_proc_files_sorted(const struct fp_proc *p);
 /* The class of an entry as annotated (or loaded); "unknown" before the annotate stage ran. Never NULL. */

@@ -151,3 +151,44 @@ int trace_check_pids(pid_t *pids, size_t *npids)
 	*npids = kept;
 	return 0;
 }
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void trace_say_attached(pid_t tgid)
+{
+	struct trace_stat st;
+	char path[64];
+	pid_t tids[17];
+	size_t n = 0, all = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		long tid = strtol(e->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (n < sizeof(tids) / sizeof(tids[0]))
+			tids[n++] = (pid_t)tid;
+		all++;
+	}
+	if (d)
+		closedir(d);
+	qsort(tids, n, sizeof(tids[0]), cmp_pid);
+	if (trace_read_stat(tgid, &st) < 0)
+		snprintf(st.comm, sizeof(st.comm), "?");
+	/* One line, as a user of strace -p expects to see what was caught; a long thread list is cut. */
+	fprintf(stderr, "kfootprint: attached to %d (%s), thread%s", (int)tgid, st.comm, all == 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < 16; i++)
+		fprintf(stderr, " %d", (int)tids[i]);
+	if (all > 16)
+		fprintf(stderr, " ... (%zu in all)", all);
+	fputc('\n', stderr);
+}

@@ -109,7 +109,7 @@ static void task_died(struct pt_state *st, struct pt_task *t, int status)
 
 	pt_syscall_abandon(st, t); /* killed in a call: it was entered, so it counts */
 	if (st->opts->log)
-		kf_log_exit(st->opts->log, t->tid, how);
+		kf_log_exit(&st->log, t->tid, how);
 	if (t->unannounced) { /* a short life: the fork event that created it is still queued */
 		st->early_dead[st->nearly_dead % (sizeof(st->early_dead) / sizeof(st->early_dead[0]))] = t->tid;
 		st->nearly_dead++;
@@ -532,6 +532,7 @@ static int attach_all(struct pt_state *st)
 			pt_group_remove(st, g);
 			return -1;
 		}
+		trace_say_attached((pid_t)tgid);
 	}
 	return 0;
 }
@@ -552,6 +553,8 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	struct pt_state st = {.opts = opts, .fp = fp, .attach = opts->npids > 0};
 	int rc;
 
+	if (opts->log)
+		kf_log_init(&st.log, opts);
 	trace_end_init(&st.end, opts);
 	pt_cpu_choose(&st);
 	rc = st.attach ? attach_all(&st) : start_command(&st);

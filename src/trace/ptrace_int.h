@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "abi/syscalls.h"
+#include "footprint/filter.h"
 #include "footprint/footprint.h"
 #include "trace/contain.h"
 #include "trace/trace.h"
@@ -48,6 +49,19 @@ struct pt_task {
 	signed char path_arg;
 	int oflags;
 	char *path;
+	/* --log: the path arguments of the call in progress (buffers reused), strs_ok bit i when read */
+	char *strs[6];
+	uint8_t strs_ok;
+};
+
+/* --log's state (log.c). */
+struct kf_log {
+	FILE *f;
+	struct fp_filter *filter; /* -e trace=, -e status=: which calls get a line; NULL: all */
+	int time;		  /* -t 1, -tt 2, -ttt 3 */
+	bool relative;		  /* -r */
+	int64_t wall_off_ns;	  /* CLOCK_REALTIME - CLOCK_MONOTONIC at the start */
+	uint64_t last_ns;	  /* -r: the entry time of the previous line's call */
 };
 
 struct pt_state {
@@ -67,6 +81,7 @@ struct pt_state {
 
 	struct pt_task **tasks; /* hash by tid */
 	uint32_t tasks_cap, ntasks;
+	struct kf_log log;	  /* --log, when opts->log */
 	struct pt_group **groups; /* hash by tgid */
 	uint32_t groups_cap, ngroups;
 	/* Tasks that ended before their creator's fork event was read: that event must not bring them back. */
@@ -91,7 +106,9 @@ void pt_tasks_each(struct pt_state *st, void (*fn)(struct pt_state *, struct pt_
 void pt_tables_release(struct pt_state *st);
 
 /* --- ptrace_open.c: reading the tracee's memory --- */
-/* Reads a NUL-terminated string at addr into t->path (PATH_MAX bytes at most); 0 or -1. */
+/* Reads a NUL-terminated string at addr into *buf (allocated PATH_MAX bytes when NULL, at most that); 0 or -1. */
+int pt_read_string(pid_t tid, uint64_t addr, char **buf);
+/* The same into t->path. */
 int pt_read_path(struct pt_task *t, uint64_t addr);
 /* Reads n bytes at addr; 0 or -1. */
 int pt_read_mem(pid_t tid, uint64_t addr, void *buf, size_t n);
@@ -124,15 +141,21 @@ void pt_cpu_new_task(struct pt_state *st, struct pt_task *t);
 void pt_cpu_affinity_exit(struct pt_state *st, struct pt_task *t, int64_t ret);
 
 /* --- log.c: the --log writer --- */
-/*
- * One line for a finished call: "PID name(a0, ..., a5) = ret" or "= -1 ENOENT (No such file...)"; path, when
- * not NULL, is shown quoted in place of argument path_arg.
- */
-void kf_log_call(FILE *log, pid_t tid, enum kf_abi abi, int nr, const uint64_t args[6], const char *path, int path_arg,
-		 int64_t ret, bool err);
-/* One line for a call that never returned: "PID name(a0, ...) = ?". */
-void kf_log_noreturn(FILE *log, pid_t tid, enum kf_abi abi, int nr, const uint64_t args[6]);
+/* A finished (or abandoned) call, as the log shows it. */
+struct kf_logcall {
+	pid_t tid;
+	enum kf_abi abi;
+	int nr;
+	const uint64_t *args; /* six */
+	const char *strs[6];  /* the path arguments read at entry; NULL where none (or unreadable) */
+	uint64_t t_enter;     /* monotonic ns */
+};
+void kf_log_init(struct kf_log *l, const struct trace_opts *o);
+/* "PID [TIME ]name(args) = ret", or "= -1 ENOENT (No such file or directory)", unless the filter hides it. */
+void kf_log_call(struct kf_log *l, const struct kf_logcall *c, int64_t ret, bool err);
+/* A call that never returned: "PID name(args) = ?". */
+void kf_log_noreturn(struct kf_log *l, const struct kf_logcall *c);
 /* "PID +++ exited with N +++" / "+++ killed by SIGKILL +++", as strace writes them. */
-void kf_log_exit(FILE *log, pid_t tid, struct fp_exit how);
+void kf_log_exit(struct kf_log *l, pid_t tid, struct fp_exit how);
 
 #endif

@@ -33,12 +33,19 @@ int pt_write_mem(pid_t tid, uint64_t addr, const void *buf, size_t n)
 
 int pt_read_path(struct pt_task *t, uint64_t addr)
 {
+	return pt_read_string(t->tid, addr, &t->path);
+}
+
+int pt_read_string(pid_t tid, uint64_t addr, char **buf)
+{
 	size_t page = 4096, got = 0;
+	char *path;
 
 	if (!addr)
 		return -1;
-	if (!t->path)
-		t->path = xmalloc(PATH_MAX);
+	if (!*buf)
+		*buf = xmalloc(PATH_MAX);
+	path = *buf;
 	/*
 	 * Read up to each page end at a time: process_vm_readv stops at the first unmapped page, and a
 	 * string near the end of the last mapped page must still be read.
@@ -52,17 +59,17 @@ int pt_read_path(struct pt_task *t, uint64_t addr)
 
 		if (chunk > PATH_MAX - 1 - got)
 			chunk = PATH_MAX - 1 - got;
-		local = (struct iovec){t->path + got, chunk};
+		local = (struct iovec){path + got, chunk};
 		remote = (struct iovec){(void *)(uintptr_t)at, chunk};
-		n = process_vm_readv(t->tid, &local, 1, &remote, 1, 0);
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
 			return -1;
-		nul = memchr(t->path + got, '\0', (size_t)n);
+		nul = memchr(path + got, '\0', (size_t)n);
 		if (nul)
 			return 0;
 		got += (size_t)n;
 	}
-	t->path[PATH_MAX - 1] = '\0';
+	path[PATH_MAX - 1] = '\0';
 	return 0;
 }
 

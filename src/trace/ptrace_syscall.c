@@ -45,6 +45,21 @@ static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptra
 	t->is_open = false;
 	if (row && (row->flags & KF_SC_OPEN))
 		pt_open_enter(t, row);
+	t->strs_ok = 0;
+	if (st->opts->log && row) /* the log shows every path argument, read now, before the call changes it */
+		for (int i = 0; i < 6; i++)
+			if ((row->path_args & (1u << i)) && pt_read_string(t->tid, t->args[i], &t->strs[i]) == 0)
+				t->strs_ok |= (uint8_t)(1u << i);
+}
+
+static struct kf_logcall log_call(const struct pt_task *t)
+{
+	struct kf_logcall c = {
+	    .tid = t->tid, .abi = (enum kf_abi)t->abi, .nr = t->nr, .args = t->args, .t_enter = t->t_enter};
+
+	for (int i = 0; i < 6; i++)
+		c.strs[i] = (t->strs_ok & (1u << i)) ? t->strs[i] : NULL;
+	return c;
 }
 
 static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
@@ -68,10 +83,11 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		pt_cpu_affinity_exit(st, t, info->exit.rval);
 	if (t->is_open && t->path_ok)
 		fp__open(st->fp, p, t->path, t->oflags, err, 1);
-	if (st->opts->log)
-		kf_log_call(st->opts->log, t->tid, (enum kf_abi)t->abi, t->nr, t->args,
-			    t->is_open && t->path_ok ? t->path : NULL, t->path_arg, info->exit.rval,
-			    info->exit.is_error);
+	if (st->opts->log) {
+		struct kf_logcall c = log_call(t);
+
+		kf_log_call(&st->log, &c, info->exit.rval, info->exit.is_error);
+	}
 }
 
 int pt_syscall_stop(struct pt_state *st, struct pt_task *t)
@@ -94,8 +110,11 @@ void pt_syscall_abandon(struct pt_state *st, struct pt_task *t)
 	t->in_call = false;
 	fp__account(st->fp, t->group ? t->group->proc : NULL, (enum kf_abi)t->abi, t->nr, 0, 1,
 		    fp__now_ns() - t->t_enter);
-	if (st->opts->log)
-		kf_log_noreturn(st->opts->log, t->tid, (enum kf_abi)t->abi, t->nr, t->args);
+	if (st->opts->log) {
+		struct kf_logcall c = log_call(t);
+
+		kf_log_noreturn(&st->log, &c);
+	}
 }
 
 /* "Seccomp:" of /proc/TID/status: 3 (SECCOMP_MODE_DEAD) once a filter killed the task. */

@@ -111,6 +111,8 @@ void pt_task_remove(struct pt_state *st, struct pt_task *t)
 	if (t->group && t->group->ntasks)
 		t->group->ntasks--;
 	free(t->path);
+	for (int i = 0; i < 6; i++)
+		free(t->strs[i]);
 	free(t);
 }
 
@@ -180,6 +182,8 @@ void pt_tables_release(struct pt_state *st)
 		for (; t; t = next) {
 			next = t->next;
 			free(t->path);
+			for (int k = 0; k < 6; k++)
+				free(t->strs[k]);
 			free(t);
 		}
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "footprint/filter.h"
 #include "footprint/footprint.h"
 
 struct contain;
@@ -20,12 +21,15 @@ struct trace_opts {
 	char **argv; /* command to start, or NULL when attaching */
 	pid_t *pids; /* -p: processes to attach to */
 	size_t npids;
-	double duration;   /* -d: seconds of observation, 0 = until the workload ends */
-	bool keep_running; /* on -d expiry of a started command: detach instead of stopping it */
-	const char *user;  /* -u: run the command as this user */
-	FILE *log;	   /* --log: chronological per-call log, or NULL */
-	bool no_pin;	   /* --no-pin: leave CPU placement to the scheduler */
-	bool no_time;	   /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
+	double duration;	  /* -d: seconds of observation, 0 = until the workload ends */
+	bool keep_running;	  /* on -d expiry of a started command: detach instead of stopping it */
+	const char *user;	  /* -u: run the command as this user */
+	FILE *log;		  /* --log: chronological per-call log, or NULL */
+	int log_time;		  /* --log lines: -t 1, -tt 2, -ttt 3 (strace's timestamps) */
+	bool log_relative;	  /* -r: the time since the previous line's call */
+	struct fp_filter *filter; /* -e trace=, -e status=: which calls the log shows; NULL: all */
+	bool no_pin;		  /* --no-pin: leave CPU placement to the scheduler */
+	bool no_time;		  /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
 	/*
 	 * Set asynchronously (Ctrl-C, SIGTERM, SIGHUP) to the signal number: the backend must stop observing,
 	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.
@@ -104,6 +108,8 @@ long trace_status_field(pid_t pid, const char *field);
  * place. 0, or -1 after reporting "-p N: why" in one line.
  */
 int trace_check_pids(pid_t *pids, size_t *npids);
+/* -p, both backends, once attached: "kfootprint: attached to 1234 (sleep), threads 1234 1235" on stderr. */
+void trace_say_attached(pid_t tgid);
 /* Reads comm, exe and argv of a live process from /proc into p (best effort). */
 void trace_read_proc(struct fp_proc *p);
 

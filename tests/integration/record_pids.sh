@@ -59,8 +59,10 @@ for b in $backends; do
 
 	"$KF" record -b "$b" -p "$tid" -d 0.5 -o "$T/tid$b.json" --report /dev/null 2>"$T/tid$b.err"
 	eq "$b: -p TID: exit status 0" 0 "$?"
-	eq "$b: -p TID: says it attaches the whole process" \
-		"kfootprint: -p $tid: a thread of process $sp (wl_sleeper): attaching to the whole process" "$(cat "$T/tid$b.err")"
+	eq "$b: -p TID: says it attaches the whole process, then what it attached" \
+		"kfootprint: -p $tid: a thread of process $sp (wl_sleeper): attaching to the whole process
+kfootprint: attached to $sp (wl_sleeper), threads $(ls /proc/$sp/task | sort -n | tr '\n' ' ' | sed 's/ $//')" \
+		"$(cat "$T/tid$b.err")"
 	eq "$b: -p TID: recorded as the process, with its 2 threads" "[$sp] [$sp] [2] [True]" \
 		"$(jget "$T/tid$b.json" "'%s %s %s %s' % (d['workload']['attached_pids'], [p['pid'] for p in d['processes']], [p['threads'] for p in d['processes']], [p['attached'] for p in d['processes']])")"
 
