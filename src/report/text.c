@@ -619,8 +619,8 @@ static void errors_section(struct strbuf *sb, const struct footprint *fp)
 	v = fp_sctab_sorted(&fp->syscalls, cmp_errors);
 	strbuf_addstr(sb, "\nerrors, by system call and errno: processes — paths\n");
 	if (!fp->error_sources)
-		strbuf_addf(sb, "  (processes and paths were not recorded%s%s)\n", fp->backend ? " by the " : "",
-			    fp->backend ? fp->backend : "");
+		strbuf_addf(sb, "  (processes and paths were not recorded%s%s%s)\n", fp->backend ? " by the " : "",
+			    fp->backend ? fp->backend : "", fp->backend ? " backend" : "");
 	for (struct fp_sysstat **sp = v; *sp && (*sp)->errors; sp++) {
 		const struct fp_sysstat *s = *sp;
 

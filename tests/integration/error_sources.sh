@@ -114,3 +114,12 @@ check "text: errors section, one line per syscall x errno" grep -qx \
 mkdir "$T/empty"
 env PATH="$T/empty:/usr/bin:/bin" "$KF" record -b ptrace --report "$T/sh.txt" -- sh -c 'ls | wc -l' >/dev/null 2>&1
 check "text: sh's PATH search grouped by directory" grep -qx "  newfstatat ENOENT 2: sh 2 — $T/empty/\* (2)" "$T/sh.txt"
+
+# --- bpf records no error sources yet: the footprint and the report say so, and the errnos stay ---
+if bpf_or_skip "bpf: no error sources, said"; then
+	"$KF" record -b bpf -o "$T/bpf.json" --report "$T/bpf.txt" -- "$WL/wl_errors" "$T/scratch3" >/dev/null 2>&1
+	eq "bpf: the footprint does not claim error sources" None "$(jget "$T/bpf.json" 'd.get("error_sources")')"
+	check "bpf: the errors section says they were not recorded" grep -qx \
+		'  (processes and paths were not recorded by the bpf backend)' "$T/bpf.txt"
+	check "bpf: the errno lines stay" grep -qx '  openat ENOENT 7' "$T/bpf.txt"
+fi
