@@ -26,22 +26,34 @@ struct fp_errsrc *fp_sysstat_errsrc(struct fp_sysstat *s, int err)
 	return &s->errsrc[i];
 }
 
+/*
+ * The list keeps the `max` names first in byte order, with their exact counts, and counts the others in *other:
+ * a name is kept iff fewer than max smaller ones were seen, so what is kept does not depend on the order calls
+ * or merged footprints came in (merging stays commutative and associative, byte for byte).
+ */
 static void add_item(struct fp_errsrc_item **v, uint32_t *n, uint32_t max, uint64_t *other, const char *name,
 		     uint64_t count)
 {
+	uint32_t last = 0;
+
 	for (uint32_t i = 0; i < *n; i++) {
 		if (!strcmp((*v)[i].name, name)) {
 			(*v)[i].count += count;
 			return;
 		}
+		if (strcmp((*v)[i].name, (*v)[last].name) > 0)
+			last = i;
 	}
-	if (*n == max) {
+	if (*n < max) {
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = (struct fp_errsrc_item){xstrdup(name), count};
+	} else if (max && strcmp(name, (*v)[last].name) < 0) {
+		*other += (*v)[last].count;
+		free((*v)[last].name);
+		(*v)[last] = (struct fp_errsrc_item){xstrdup(name), count};
+	} else {
 		*other += count;
-		return;
 	}
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n] = (struct fp_errsrc_item){xstrdup(name), count};
-	(*n)++;
 }
 
 void fp_errsrc_add_proc(struct fp_errsrc *e, const char *comm, uint64_t n)

@@ -74,8 +74,9 @@ struct fp_srcstat {
 
 /*
  * Where the failures of one (syscall, errno) came from: which processes (by comm at the time of the call) and,
- * for calls that take a path (KF_SC_PATH), which paths. Bounded: the first FP_ERRSRC_PROCS names and
- * FP_ERRSRC_PATHS distinct paths are kept with their counts; later ones are only counted (*_other).
+ * for calls that take a path (KF_SC_PATH), which paths. Bounded: FP_ERRSRC_PROCS names and FP_ERRSRC_PATHS
+ * distinct paths are kept with their exact counts, the first in byte order (so that what is kept does not depend
+ * on the order of calls or of merged footprints); the others are only counted (*_other).
  */
 #define FP_ERRSRC_PROCS 16
 #define FP_ERRSRC_PATHS 64
