@@ -29,8 +29,9 @@ struct record_opts {
 	const char *log;     /* --log FILE */
 	const char *backend; /* -b: auto, ptrace, bpf */
 	const char *label;
-	const char *map; /* --map[=FORMAT]: the kernel map after the report */
-	bool quiet;	 /* -q: no live status line */
+	const char *map;	/* --map[=FORMAT]: the kernel map after the report */
+	const char *map_output; /* --map-output FILE: the map there instead */
+	bool quiet;		/* -q: no live status line */
 
 	/* -S, -P, --by-class */
 	struct text_opts text;
@@ -92,6 +93,8 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
+    OPT_STRING(0, "map-output", R, map_output, "FILE",
+	       "write the map (--map's FORMAT; implies --map) to FILE instead of after the report"),
     OPT_BOOL('q', "quiet", R, quiet,
 	     "no live status line (elapsed, calls/s, processes alive, lost events), drawn on a terminal otherwise"),
     OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
@@ -99,6 +102,23 @@ static const struct kf_option options[] = {
     OPT_END(),
 };
 #undef R
+
+/*
+ * Where record --map puts the map without --map-output. Machine formats never get text appended: a JSON report
+ * is the annotated footprint, which holds the map itself (syscalls[].kernel, configs); a CSV has no room for it
+ * (-o saves it in the footprint). An HTML page shows it inside the page. The other formats are read by people:
+ * the map follows them in the same stream.
+ */
+enum map_place { MAP_AFTER, MAP_INSIDE, MAP_NOWHERE };
+
+static enum map_place map_in_report(const char *format)
+{
+	if (!strcmp(format, "html"))
+		return MAP_INSIDE;
+	if (!strcmp(format, "json") || !strcmp(format, "csv"))
+		return MAP_NOWHERE;
+	return MAP_AFTER;
+}
 
 /* Returns 0, 1 for --help (exit 0), or -1 after an error message. */
 static int parse_record_opts(int argc, char **argv, struct record_opts *o)
@@ -122,8 +142,19 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
 	if (text_opts_check(&o->text, o->format) < 0)
 		return -1;
+	if (o->map_output && !o->map)
+		o->map = "text";
 	if (o->map && !map_renderer_find(o->map))
 		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
+	if (o->map && !o->map_output && map_in_report(o->format) == MAP_NOWHERE) {
+		if (!strcmp(o->format, "csv") && !o->output)
+			return error("--map with -F csv: a CSV report has no room for the map: give --map-output FILE, "
+				     "or -o FILE to save it in the footprint");
+		if (strcmp(o->map, "text"))
+			return error("--map=%s with -F %s: the map goes into the JSON footprint only: give "
+				     "--map-output FILE for a %s map",
+				     o->map, o->format, o->map);
+	}
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
 		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
 	if (o->trace.argv) {
@@ -209,24 +240,28 @@ struct report_job {
 	const struct footprint *fp;
 };
 
-/*
- * The report, then the kernel map when --map asked for it, in one stream; an HTML page shows the map itself
- * (text after </html> would not be part of the page).
- */
+/* The report, then the kernel map when --map asked for it there (map_in_report()), in one stream. */
 static int render_report(FILE *out, const void *ctx)
 {
 	const struct report_job *job = ctx;
 
 	if (renderer_render(renderer_find(job->o->format), job->fp, &job->o->text, out) < 0)
 		return -1;
-	if (!job->o->map || !strcmp(job->o->format, "html"))
+	if (!job->o->map || job->o->map_output || map_in_report(job->o->format) != MAP_AFTER)
 		return 0;
-	return map_render_attached(job->fp, job->o->map, out);
+	return map_render_attached(job->fp, job->o->map, true, out);
 }
 
-/* -o, --report and --log, opened before the workload starts so that a bad path costs no run. */
+static int render_map(FILE *out, const void *ctx)
+{
+	const struct report_job *job = ctx;
+
+	return map_render_attached(job->fp, job->o->map, false, out);
+}
+
+/* -o, --report, --log and --map-output, opened before the workload starts so that a bad path costs no run. */
 struct record_outputs {
-	struct atomic_file json, report, log;
+	struct atomic_file json, report, log, map;
 };
 
 /*
@@ -261,6 +296,7 @@ static void abort_outputs(struct record_outputs *out)
 	atomic_file_abort(&out->json);
 	atomic_file_abort(&out->report);
 	atomic_file_abort(&out->log);
+	atomic_file_abort(&out->map);
 }
 
 static int open_outputs(const struct record_opts *o, struct record_outputs *out)
@@ -268,13 +304,14 @@ static int open_outputs(const struct record_opts *o, struct record_outputs *out)
 	unsigned flags;
 
 	memset(out, 0, sizeof(*out));
-	if (!o->output && !o->report && !o->log)
+	if (!o->output && !o->report && !o->log && !o->map_output)
 		return 0;
 	if (output_flags(o, &flags) < 0)
 		return -1;
 	if ((o->output && atomic_file_open(&out->json, o->output, flags) < 0) ||
 	    (o->report && atomic_file_open(&out->report, o->report, flags) < 0) ||
-	    (o->log && atomic_file_open(&out->log, o->log, flags) < 0)) {
+	    (o->log && atomic_file_open(&out->log, o->log, flags) < 0) ||
+	    (o->map_output && atomic_file_open(&out->map, o->map_output, flags) < 0)) {
 		abort_outputs(out);
 		return -1;
 	}
@@ -430,6 +467,8 @@ static int cmd_record(int argc, char **argv)
 	if (o.output && atomic_file_finish(&outs.json, write_json, fp) < 0)
 		ret = ret ? ret : 1;
 	if (write_report(&o, &outs.report, fp) < 0)
+		ret = ret ? ret : 1;
+	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
 		ret = ret ? ret : 1;
 out:
 	contain_free(o.trace.contain);

@@ -66,6 +66,7 @@ static void proc_free(struct fp_proc *p)
 {
 	free(p->exe);
 	fp_argv_free(p->argv);
+	fp_argv_free(p->exec_chain);
 	fp_sctab_release(&p->syscalls);
 	for (uint32_t i = 0; i < p->files_cap; i++) {
 		if (p->files[i]) {
@@ -398,6 +399,24 @@ void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, cha
 		memcpy(p->comm, comm, n);
 		p->comm[n] = '\0';
 	}
+	if (p->exe || *p->comm)
+		fp__proc_chain_add(p, p->exe ? p->exe : p->comm);
+}
+
+void fp__proc_chain_add(struct fp_proc *p, const char *prog)
+{
+	size_t n = 0;
+
+	while (p->exec_chain && p->exec_chain[n])
+		n++;
+	if (n == FP_EXEC_CHAIN_MAX) {
+		free(p->exec_chain[0]);
+		memmove(p->exec_chain, p->exec_chain + 1, --n * sizeof(*p->exec_chain));
+	} else {
+		p->exec_chain = xrealloc(p->exec_chain, (n + 2) * sizeof(*p->exec_chain));
+	}
+	p->exec_chain[n++] = xstrdup(prog);
+	p->exec_chain[n] = NULL;
 }
 
 void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns)

@@ -23,6 +23,9 @@
 
 #define FP_SCHEMA "kfootprint/1"
 
+/* A process's exec chain keeps its last programs only: a shell loop of execs must not grow the footprint. */
+#define FP_EXEC_CHAIN_MAX 4
+
 /* How a task or the workload ended. */
 struct fp_exit {
 	enum { FP_EXIT_NONE, FP_EXIT_CODE, FP_EXIT_SIGNAL } kind; /* NONE: still running when we left */
@@ -134,9 +137,10 @@ struct fp_proc {
 	char **argv;	       /* NULL-terminated; NULL when unknown */
 	double start_s, end_s; /* seconds since the footprint's start; end_s < 0 while running */
 	struct fp_exit exit;
-	uint32_t threads; /* tasks ever seen in this thread group, the leader included */
-	uint32_t execs;	  /* successful execs */
-	bool attached;	  /* existed before kfootprint attached */
+	uint32_t threads;  /* tasks ever seen in this thread group, the leader included */
+	uint32_t execs;	   /* successful execs */
+	char **exec_chain; /* the programs exec'd, oldest first: the last FP_EXEC_CHAIN_MAX; NULL-terminated or NULL */
+	bool attached;	   /* existed before kfootprint attached */
 	uint64_t opens_read, opens_write, open_errors;
 	struct fp_sctab syscalls;
 	struct fp_file **files; /* hash by path */
@@ -218,7 +222,13 @@ void fp__attach(struct footprint *fp, struct fp_attachment a);
 struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid);
 /* A new live process (a fork, or one found at attach); replaces a dead one with a reused pid. */
 struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns);
+/*
+ * A successful exec: counts it, updates what is given (NULL: unchanged, as a backend that read /proc first
+ * passes) and appends the program (exe, else comm) to the bounded exec chain.
+ */
 void fp__proc_exec(struct footprint *fp, struct fp_proc *p, const char *exe, char **argv, const char *comm);
+/* Appends a program to p's exec chain, dropping the oldest beyond FP_EXEC_CHAIN_MAX. */
+void fp__proc_chain_add(struct fp_proc *p, const char *prog);
 /* The thread group ended: records how and when, and removes it from the pid hash. */
 void fp__proc_exit(struct footprint *fp, struct fp_proc *p, struct fp_exit how, uint64_t mono_ns);
 void fp__proc_set_argv(struct fp_proc *p, char **argv); /* takes ownership of a NULL-terminated vector */

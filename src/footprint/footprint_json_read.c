@@ -311,13 +311,13 @@ static int get_str(struct loader *ld, const char *ctx, const char *key, char **o
 	return 0;
 }
 
-/* An argv array or null; *out stays NULL for null. */
-static int get_argv(struct loader *ld, const char *ctx, char ***out)
+/* An array of strings (argv, exec_chain) or null; *out stays NULL for null. */
+static int get_strv(struct loader *ld, const char *ctx, const char *name, char ***out)
 {
 	enum jr_event ev;
 	char **argv = NULL;
 	size_t n = 0, cap = 0;
-	int rc = value_of(ld, ctx, "argv", JR_ARRAY, false, NUL_OK, &ev);
+	int rc = value_of(ld, ctx, name, JR_ARRAY, false, NUL_OK, &ev);
 
 	if (rc <= 0)
 		return rc;
@@ -328,7 +328,7 @@ static int get_argv(struct loader *ld, const char *ctx, char ***out)
 
 		if (ev == JR_ERROR)
 			goto fail;
-		snprintf(key, sizeof(key), "argv[%zu]", n);
+		snprintf(key, sizeof(key), "%s[%zu]", name, n);
 		if (ev != JR_STRING) {
 			fail(ld, ctx, key, "expected string");
 			goto fail;
@@ -344,6 +344,11 @@ static int get_argv(struct loader *ld, const char *ctx, char ***out)
 fail:
 	fp_argv_free(argv);
 	return -1;
+}
+
+static int get_argv(struct loader *ld, const char *ctx, char ***out)
+{
+	return get_strv(ld, ctx, "argv", out);
 }
 
 /*
@@ -1041,6 +1046,7 @@ static void proc_release(struct fp_proc *p)
 {
 	free(p->exe);
 	fp_argv_free(p->argv);
+	fp_argv_free(p->exec_chain);
 	fp_sctab_release(&p->syscalls);
 	for (uint32_t i = 0; i < p->files_cap; i++) {
 		if (p->files[i]) {
@@ -1053,9 +1059,9 @@ static void proc_release(struct fp_proc *p)
 
 static int load_proc(struct loader *ld, const char *ctx)
 {
-	static const char *const names[] = {"pid",	"ppid",	      "threads",     "execs",	    "attached", "comm",
-					    "exe",	"argv",	      "start_s",     "end_s",	    "exit",	"files",
-					    "syscalls", "opens_read", "opens_write", "open_errors", "source"};
+	static const char *const names[] = {
+	    "pid",   "ppid", "threads", "execs",    "attached",	  "comm",	 "exe",		"argv",	  "start_s",
+	    "end_s", "exit", "files",	"syscalls", "opens_read", "opens_write", "open_errors", "source", "exec_chain"};
 	enum {
 		PID,
 		PPID,
@@ -1073,7 +1079,8 @@ static int load_proc(struct loader *ld, const char *ctx)
 		RD,
 		WR,
 		ERRS,
-		SOURCE
+		SOURCE,
+		CHAIN
 	};
 	int source = 0;
 	struct fp_proc tmp = {.threads = 1, .end_s = -1}, *p;
@@ -1102,6 +1109,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 		case WR:
 		case ERRS: rc = get_count(ld, ctx, names[k], COUNT_MAX, &opens[k - RD]); break;
 		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
+		case CHAIN: rc = get_strv(ld, ctx, "exec_chain", &tmp.exec_chain); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -1115,6 +1123,16 @@ static int load_proc(struct loader *ld, const char *ctx)
 	}
 	if (!found)
 		tmp.end_s = -1;
+	if (tmp.exec_chain) { /* bounded as a recording keeps it */
+		size_t n = 0;
+
+		while (tmp.exec_chain[n])
+			n++;
+		if (n > FP_EXEC_CHAIN_MAX) {
+			fail(ld, ctx, "exec_chain", "more than %d programs", FP_EXEC_CHAIN_MAX);
+			goto fail;
+		}
+	}
 	if (seen & 1u << SOURCE && !ld->proc_source)
 		ld->proc_source = ld->fp->nprocs + 1;
 	p = fp__proc_new(ld->fp, pid, ppid, 0);
@@ -1122,6 +1140,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 	p->attached = tmp.attached;
 	p->exe = tmp.exe;
 	p->argv = tmp.argv;
+	p->exec_chain = tmp.exec_chain;
 	p->start_s = tmp.start_s;
 	p->end_s = tmp.end_s;
 	p->exit = tmp.exit;

@@ -297,6 +297,9 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 	jsonw_string_field(w, "comm", p->comm);
 	jsonw_string_field(w, "exe", p->exe);
 	write_argv(w, "argv", p->argv);
+	/* a single exec is in exe already: the chain is written when there is one */
+	if (p->exec_chain && p->exec_chain[0] && p->exec_chain[1])
+		write_argv(w, "exec_chain", p->exec_chain);
 	jsonw_fixed_field(w, "start_s", p->start_s, SECONDS_DECIMALS);
 	if (p->end_s < 0)
 		jsonw_null_field(w, "end_s");

@@ -142,6 +142,7 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 	q->exit = p->exit;
 	q->threads = p->threads;
 	q->execs = p->execs;
+	q->exec_chain = fp_argv_dup(p->exec_chain);
 	q->attached = p->attached;
 	q->opens_read = p->opens_read;
 	q->opens_write = p->opens_write;

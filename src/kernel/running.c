@@ -49,7 +49,10 @@ static int sym_cmp(const void *a, const void *b)
 	return strcmp(((const struct kf_sym *)a)->name, ((const struct kf_sym *)b)->name);
 }
 
-/* Only "CONFIG_X=value" lines count: "# CONFIG_X is not set" and absence both mean n. */
+/*
+ * "CONFIG_X=value" lines, and "# CONFIG_X is not set" ones as "n" (listed: the option exists and is off, where
+ * an option the file does not name is absent, which is n too).
+ */
 static void load_config(struct kf_running *r, const char *path)
 {
 	gzFile gz = gzopen(path, "rb");
@@ -63,18 +66,23 @@ static void load_config(struct kf_running *r, const char *path)
 	while (gzgets(gz, line, sizeof(line))) {
 		char *eq, *nl;
 
-		if (strncmp(line, "CONFIG_", 7))
+		const char *name = line + 7, *value;
+
+		if (!strncmp(line, "# CONFIG_", 9) && (eq = strstr(line, " is not set"))) {
+			name = line + 9;
+			value = "n";
+		} else if (!strncmp(line, "CONFIG_", 7) && (eq = strchr(line, '='))) {
+			value = eq + 1;
+			nl = strchr(eq + 1, '\n');
+			if (nl)
+				*nl = '\0';
+		} else {
 			continue;
-		eq = strchr(line, '=');
-		if (!eq)
-			continue;
+		}
 		*eq = '\0';
-		nl = strchr(eq + 1, '\n');
-		if (nl)
-			*nl = '\0';
 		XGROW(r->cfg, cap, r->ncfg + 1);
-		r->cfg[r->ncfg].name = xstrdup(line + 7);
-		r->cfg[r->ncfg].value = xstrdup(eq + 1);
+		r->cfg[r->ncfg].name = xstrdup(name);
+		r->cfg[r->ncfg].value = xstrdup(value);
 		r->ncfg++;
 	}
 	if (!gzeof(gz)) {
@@ -193,6 +201,18 @@ static char sym_type(const struct kf_running *r, const char *prefix, const char 
 	key.name = buf;
 	hit = bsearch(&key, r->syms, r->nsyms, sizeof(*r->syms), sym_cmp);
 	return hit ? hit->type : 0;
+}
+
+bool kf_running_config_listed(const struct kf_running *r, const char *option)
+{
+	struct kf_cfg key = {0};
+
+	if (!r->have_config)
+		return false;
+	if (!strncmp(option, "CONFIG_", 7))
+		option += 7;
+	key.name = (char *)option;
+	return bsearch(&key, r->cfg, r->ncfg, sizeof(*r->cfg), cfg_cmp) != NULL;
 }
 
 enum kf_run_status kf_running_syscall(const struct kf_running *r, enum kf_abi abi, const char *entry)

@@ -50,6 +50,8 @@ void kf_running__release(struct kf_running *r);
  * when the config does not set it. NULL when the config is unknown.
  */
 const char *kf_running_config(const struct kf_running *r, const char *option);
+/* Whether the config names the option at all (set, or "is not set"); false when the config is unknown. */
+bool kf_running_config_listed(const struct kf_running *r, const char *option);
 
 /*
  * The status of a syscall whose table entry point is `entry` ("sys_newstat", with or without the "sys_"),

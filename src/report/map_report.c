@@ -99,7 +99,7 @@ const char *map_opt_running(const struct kmap_opt *o)
 	return o->running ? o->running : "unknown";
 }
 
-int map_render_attached(const struct footprint *fp, const char *format, FILE *out)
+int map_render_attached(const struct footprint *fp, const char *format, bool after_report, FILE *out)
 {
 	const struct map_renderer *r = map_renderer_find(format);
 	const struct fp_kernel_map *const *maps;
@@ -108,8 +108,8 @@ int map_render_attached(const struct footprint *fp, const char *format, FILE *ou
 	if (!r)
 		return error("unknown map format '%s': expected one of %s", format, map_renderer_names());
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(r->name, "json") && strcmp(r->name, "kconfig"))
-			fputc('\n', out); /* apart from the footprint report before it */
+		if ((after_report || i) && strcmp(r->name, "json") && strcmp(r->name, "kconfig"))
+			fputc('\n', out); /* apart from the footprint report (or the map) before it */
 		if (r->render(maps[i], out) < 0)
 			return perror_msg("writing the map");
 	}

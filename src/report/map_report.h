@@ -2,6 +2,7 @@
 #ifndef KF_REPORT_MAP_REPORT_H
 #define KF_REPORT_MAP_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "kmap/kmap.h"
@@ -31,9 +32,10 @@ extern const struct map_renderer map_renderer_kconfig;
 
 /*
  * record --map: renders every mapping the annotate stage attached to fp (annotate_builtin()) in format, one
- * after the other. 0, or -1 after reporting the error.
+ * after the other; after_report: a text or rst map is set apart from the report before it by a blank line.
+ * 0, or -1 after reporting the error.
  */
-int map_render_attached(const struct footprint *fp, const char *format, FILE *out);
+int map_render_attached(const struct footprint *fp, const char *format, bool after_report, FILE *out);
 
 /* Shared by the renderers. */
 /* "Linux 6.1.192 (built-in database; configuration: ...)" */

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The mapping as plain text: header, one block per syscall, then the option roll-up. */
+/*
+ * The mapping as plain text, the answer first: the header, the options the syscalls need with the running
+ * kernel's value of each and the syscalls that need it, then one block per syscall (its chain), then each
+ * option's Kconfig entry.
+ */
 #include <inttypes.h>
 #include <string.h>
 
@@ -70,6 +74,61 @@ static void option(FILE *out, const struct kmap_opt *o)
 	list(out, "probed by", o->probed_by, o->nprobed);
 }
 
+/* The running value as the answer shows it: y, m, n, absent (the config does not name it), unknown. */
+static const char *running_value(const struct fp_kernel_map *m, const struct kmap_opt *o)
+{
+	if (!o->running)
+		return "unknown";
+	if (!strcmp(o->running, "n") && m->run && !kf_running_config_listed(m->run, o->name))
+		return "absent";
+	return o->running;
+}
+
+static void answer(FILE *out, const struct fp_kernel_map *m)
+{
+	size_t needed = 0, width = 0, off = 0, other = 0;
+	size_t counts[5] = {0}; /* y, m, n, absent, unknown or another value */
+	static const char *const names[] = {"y", "m", "n", "absent"};
+
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+		const char *v = running_value(m, o);
+		size_t k = 0;
+
+		off += o->noff && !o->nneeded;
+		if (!o->nneeded) {
+			other += !o->noff;
+			continue;
+		}
+		needed++;
+		if (strlen(o->name) > width)
+			width = strlen(o->name);
+		while (k < 4 && strcmp(v, names[k]))
+			k++;
+		counts[k]++;
+	}
+	fprintf(out, "needs %zu option%s", needed, needed == 1 ? "" : "s");
+	if (m->run && m->run->have_config)
+		fprintf(out, "; running kernel: %zu y, %zu m, %zu n, %zu absent%s\n", counts[0], counts[1], counts[2],
+			counts[3], counts[2] + counts[3] ? " (the syscalls that need those fail there)" : "");
+	else
+		fputs("; running kernel's values unknown (no /proc/config.gz)\n", out);
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+
+		if (!o->nneeded)
+			continue;
+		fprintf(out, "  CONFIG_%-*s  %-7s", (int)width, o->name, running_value(m, o));
+		for (size_t j = 0; j < o->nneeded; j++)
+			fprintf(out, "%s%s", j ? ", " : "", o->needed_by[j]);
+		fputc('\n', out);
+	}
+	if (off)
+		fprintf(out, "  (%zu more only needed off, listed below)\n", off);
+	if (other)
+		fprintf(out, "  (%zu more only on the paths of probes or calls not required, listed below)\n", other);
+}
+
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
 	struct map_counts c;
@@ -85,6 +144,8 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		"%zu syscalls: %zu required, %zu probes, %zu newer than the source tree, %zu without a full chain\n",
 		c.rows, c.required, c.probes, c.newer, c.unresolved);
 	fputc('\n', out);
+	answer(out, m);
+	fprintf(out, "\n%zu syscalls, each with its chain\n\n", m->nrows);
 	for (size_t i = 0; i < m->nrows; i++)
 		row(out, m, &m->rows[i]);
 	fprintf(out, "\n%zu options on the paths\n\n", m->nopts);
@@ -93,4 +154,5 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct map_renderer map_renderer_text = {"text", "plain text: a block per syscall, then the options", render};
+const struct map_renderer map_renderer_text = {
+    "text", "plain text: the options needed with their running values first, a block per syscall, the options", render};

@@ -56,3 +56,14 @@ eq "record -b: auto, then the registry" "auto" "$(kf_names backends | cut -d' ' 
 "$KF" record --help >"$T/rhelp"
 eq "record --help lists the backends of the registry" 1 \
 	"$(grep -c -- "--backend NAME *$(kf_names backends | sed 's/ /, /g'):" "$T/rhelp")"
+
+# The man page's EXIT STATUS names every command (one entry, or a shared one where the statuses agree), and the
+# usage-error statuses it gives are the ones seen above (diff 2, the others 1).
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$KF_TOP/man/kfootprint.1" >"$T/exit.man"
+for c in $commands; do
+	eq "man EXIT STATUS: an entry for $c" 1 "$(grep -cE "^\.B (.*\\\\fB)?$c(\\\\fR|\$)" "$T/exit.man")"
+done
+eq "man EXIT STATUS: diff's usage errors are 2" 1 "$(grep -c '2 on any error, usage errors included' "$T/exit.man")"
+if command -v groff >/dev/null; then
+	eq "the man page renders without warnings" "" "$(groff -man -Tutf8 -ww -z "$KF_TOP/man/kfootprint.1" 2>&1)"
+fi

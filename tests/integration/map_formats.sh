@@ -31,6 +31,14 @@ eq "text: a block per syscall" "$(jget "$T/map.json" "len(d['syscalls'])")" "$(g
 eq "text: execve's calls" "$(jget "$T/fp.json" "[s['calls'] for s in d['syscalls'] if s['name'] == 'execve'][0]")" \
 	"$(sed -n 's/^execve  calls \([0-9]*\).*/\1/p' "$T/map.text")"
 eq "text: roll-up lists CONFIG_MMU" 1 "$(grep -c '^CONFIG_MMU  running:' "$T/map.text")"
+# text: the answer first: the needed options with their running values and the syscalls needing them, as the JSON
+eq "text: the answer comes before the first syscall block" "needs" \
+	"$(sed -n '/^needs [0-9]* option/{s/ .*//p;q}; /^[a-z_0-9]*  calls [0-9]/{s/.*/a block came first/p;q}' "$T/map.text")"
+eq "text: the answer's options, values and needing syscalls are the JSON's" \
+	"$(jget "$T/map.json" "'|'.join('CONFIG_%s %s %s' % (c['name'], c['running'] or 'unknown', ', '.join(c['needed_by'])) for c in d['configs'] if c['needed_by'])")" \
+	"$(sed -n '/^needs /,/^$/{s/^  \(CONFIG_[A-Z0-9_]*\) *\([a-z]*\) *\(.*\)/\1 \2 \3/p}' "$T/map.text" | sed 's/ absent / n /' | paste -sd'|')"
+eq "text: the answer counts the needed options" "$(jget "$T/map.json" "len([c for c in d['configs'] if c['needed_by']])")" \
+	"$(sed -n 's/^needs \([0-9]*\) option.*/\1/p' "$T/map.text")"
 
 # rst: valid for docutils, with warnings as errors; the two tables have a row per syscall and per option
 rst=$(python3 - "$T/map.rst" <<'PY' 2>&1

@@ -21,7 +21,9 @@ eq "text: i386 calls named with their ABI" "open (i386)      2       1    0.59  
 	"$(grep '^open (i386)' "$T/out.text")"
 eq "text --by-class: the seed's row" "open (i386)        2       1  Filesystem       sys_open()" \
 	"$("$KF" report --by-class "$SAMPLE" | grep '^open (i386)')"
-eq "tree: the SystemTap layout" "   101  ls  read   3 write   1 run 0.25s" "$(grep ' 101 ' "$T/out.tree")"
+eq "tree: the SystemTap layout, then exit and argv" "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp" \
+	"$(grep ' 101 ' "$T/out.tree")"
+eq "tree: a legend line first" "# read N write M: files opened for reading / for writing" "$(head -n1 "$T/out.tree" | cut -c1-56)"
 eq "'-' reads standard input" "$(cat "$T/out.tree")" "$("$KF" report -F tree - <"$SAMPLE")"
 printf '{"schema": ' | "$KF" report - >/dev/null 2>"$T/err"
 eq "'-': errors name standard input" "1 kfootprint: 'standard input': not JSON: unexpected end of data at line 1, column 12" \

@@ -38,7 +38,7 @@ for i, p in enumerate(d["processes"]):
     p["ppid"] = pids.get(p["ppid"], 999)
     p["start_s"], p["end_s"] = 0.001 * i, 0.25 + 0.001 * i
     p["exe"] = os.path.basename(p["exe"])
-    p["argv"] = [os.path.basename(p["argv"][0])] + p["argv"][1:]
+    p["argv"] = [os.path.basename(a) if a.startswith("/") else a for a in p["argv"]]  # the tree shows argv
     for key, s in p["syscalls"].items():
         n = min(restarts.get(key, 0), s["errors"])
         s["calls"] -= n

@@ -60,7 +60,9 @@ static void test_real_config(void **state)
 		sh_line(cmd, want, sizeof(want));
 		assert_string_equal(kf_running_config(&r, opts[i]), want[0] ? want : "n");
 	}
-	sh_line("zcat /proc/config.gz | grep -c '^CONFIG_'", want, sizeof(want));
+	/* the set options and the "is not set" ones are listed */
+	sh_line("zcat /proc/config.gz | grep -cE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)'", want,
+		sizeof(want));
 	assert_int_equal(r.ncfg, strtoul(want, NULL, 10));
 	kf_running__release(&r);
 }
@@ -152,6 +154,11 @@ static void test_files(void **state)
 	assert_true(r.have_kallsyms);
 	assert_string_equal(kf_running_config(&r, "NET"), "y");
 	assert_string_equal(kf_running_config(&r, "MODULES"), "n");
+	assert_string_equal(kf_running_config(&r, "NOSUCH"), "n");
+	/* "is not set" names the option; an option the config does not name is absent */
+	assert_true(kf_running_config_listed(&r, "CONFIG_MODULES"));
+	assert_true(kf_running_config_listed(&r, "NET"));
+	assert_false(kf_running_config_listed(&r, "NOSUCH"));
 	assert_string_equal(kf_running_config(&r, "HZ"), "250");
 	assert_string_equal(kf_running_config(&r, "LOCALVERSION"), "\"-x\"");
 	assert_int_equal(kf_running_syscall(&r, KF_ABI_X86_64, "sys_read"), KF_RUN_BUILTIN);

@@ -5,6 +5,7 @@
  * generated blocks of the man page from the tables (`make man`).
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,13 +22,18 @@
 #define BEGIN ".\\\" BEGIN OPTIONS "
 #define END   ".\\\" END OPTIONS "
 
-static const char *man_path(void)
+static const char *top_path(const char *file)
 {
 	static char buf[4096];
 	const char *top = getenv("KF_TOP");
 
-	snprintf(buf, sizeof(buf), "%s/man/kfootprint.1", top && *top ? top : ".");
+	snprintf(buf, sizeof(buf), "%s/%s", top && *top ? top : ".", file);
 	return buf;
+}
+
+static const char *man_path(void)
+{
+	return top_path("man/kfootprint.1");
 }
 
 static char *man_block(const struct kf_command *c)
@@ -132,6 +138,93 @@ static void test_help_holds_the_tables(void **state)
 		free(help);
 		free(buf);
 	}
+}
+
+/*
+ * The first cells of the option tables in README's section of command c ("### kfootprint NAME", up to the next
+ * heading of its level or above), one per line: "`-o, --output FILE`".
+ */
+static char *readme_cells(const char *readme, const struct kf_command *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char head[64];
+	const char *at, *end;
+
+	snprintf(head, sizeof(head), "\n### kfootprint %s\n", c->name);
+	at = strstr(readme, head);
+	if (!at)
+		fail_msg("README.md has no section '### kfootprint %s'", c->name);
+	at += strlen(head);
+	end = at + strlen(at); /* the end of the file, unless a heading comes first */
+	for (const char *h = at; (h = strstr(h, "\n#")); h++) {
+		if (!strncmp(h, "\n## ", 4) || !strncmp(h, "\n### ", 5)) {
+			end = h;
+			break;
+		}
+	}
+	for (const char *l = at; l < end; l = strchr(l, '\n') + 1) {
+		const char *cell_end;
+
+		if (strncmp(l, "| `", 3))
+			continue;
+		cell_end = strstr(l + 1, " |");
+		if (cell_end) {
+			strbuf_add(&sb, l + 2, (size_t)(cell_end - l - 2));
+			strbuf_addch(&sb, '\n');
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* An option named in a cell: "--name" followed by a space, a backquote, '=' or '['. */
+static bool cell_names(const char *cells, const char *dashed)
+{
+	size_t n = strlen(dashed);
+
+	for (const char *p = cells; (p = strstr(p, dashed)); p++)
+		if ((p == cells || p[-1] == '`' || p[-1] == ' ') && strchr(" `=[\n", p[n]))
+			return true;
+	return false;
+}
+
+/* README's option tables list each command's options, every one of them and no other: the three agree. */
+static void test_readme_holds_the_tables(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	if (strbuf_read_file(&sb, top_path("README.md")) < 0)
+		fail_msg("cannot read %s", top_path("README.md"));
+	for (size_t i = 0; kf_commands[i]; i++) {
+		const struct kf_command *c = kf_commands[i];
+		char *cells = readme_cells(sb.buf, c), want[128];
+
+		for (const struct kf_option *o = c->options; o->type != KF_OPT_END; o++) {
+			if (o->type == KF_OPT_HELP)
+				continue;
+			snprintf(want, sizeof(want), "--%s", o->long_name);
+			if (!cell_names(cells, want))
+				fail_msg("README.md, kfootprint %s: no table row for %s", c->name, want);
+			snprintf(want, sizeof(want), "-%c, --%s", o->short_name, o->long_name);
+			if (o->short_name && !strstr(cells, want))
+				fail_msg("README.md, kfootprint %s: '%s' not written as '%s'", c->name, o->long_name,
+					 want);
+		}
+		/* and no row names an option the command does not have */
+		for (const char *p = cells; (p = strstr(p, "--")); p += 2) {
+			size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+			const struct kf_option *o = c->options;
+
+			while (o->type != KF_OPT_END &&
+			       (!o->long_name || strlen(o->long_name) != n || strncmp(o->long_name, p + 2, n)))
+				o++;
+			if (o->type == KF_OPT_END)
+				fail_msg("README.md, kfootprint %s: a row names --%.*s, which it does not have",
+					 c->name, (int)n, p + 2);
+		}
+		free(cells);
+	}
+	strbuf_release(&sb);
 }
 
 /* What a command prints on stderr while parsing argv, and what the parser returns. */
@@ -245,9 +338,8 @@ static int update_man(const char *path)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_man_page_holds_the_tables),
-	    cmocka_unit_test(test_help_holds_the_tables),
-	    cmocka_unit_test(test_parser_takes_the_tables),
+	    cmocka_unit_test(test_man_page_holds_the_tables), cmocka_unit_test(test_help_holds_the_tables),
+	    cmocka_unit_test(test_readme_holds_the_tables),   cmocka_unit_test(test_parser_takes_the_tables),
 	    cmocka_unit_test(test_unknown_options),
 	};
 

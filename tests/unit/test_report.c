@@ -95,9 +95,39 @@ static void test_tree(void **state)
 	struct footprint *fp = sample_fp();
 
 	check("tree", fp,
-	      " 100  sh    read   0 write   1 running...\n"
-	      "   101  ls  read   3 write   1 run 0.25s\n"
-	      "   102  wc  read   0 write   0 run 1.25s\n");
+	      "# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's "
+	      "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
+	      " 100  sh    read   0 write   1 running...                  sh -c 'ls /tmp | wc -l'\n"
+	      "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp\n"
+	      "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n");
+	fp__free(fp);
+}
+
+/* Threads, an exec chain longer than the bound, an argv cut at its width on a UTF-8 character. */
+static void test_tree_chain_threads_argv(void **state)
+{
+	struct footprint *fp = fp__new();
+	struct fp_proc *p = fp__proc_new(fp, 7, 1, 0), *q = fp__proc_new(fp, 8, 7, MS(5));
+	static const char *const progs[] = {"/bin/sh",	    "/usr/bin/env", "/bin/bash",
+					    "/usr/bin/env", "/bin/sh",	    "/usr/bin/python3.11"};
+	char **argv = sample_argv("python3", "-c", NULL);
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		fp__proc_exec(fp, p, progs[i], NULL, NULL);
+	free(argv[1]);
+	argv[1] = xstrdup("-c");
+	argv[2] = xstrdup("print('€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€')");
+	fp__proc_set_argv(p, argv);
+	p->threads = 3;
+	fp__proc_exit(fp, p, (struct fp_exit){FP_EXIT_CODE, 2, false}, MS(1500));
+	fp__proc_exec(fp, q, "/bin/true", sample_argv("true", NULL, NULL), "true");
+	fp__proc_exit(fp, q, (struct fp_exit){FP_EXIT_SIGNAL, SIGTERM, false}, MS(10));
+	check("tree", fp,
+	      "# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's "
+	      "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
+	      " 7    python3.11  read   0 write   0 run 1.50s  exit 2   threads 3  … → bash → env → sh → python3.11: "
+	      "python3 -c 'print('\\''€€€…\n" /* 60 columns from the chain on */
+	      "   8    true      read   0 write   0 run 0.01s  SIGTERM  true\n");
 	fp__free(fp);
 }
 
@@ -226,9 +256,11 @@ static void test_text(void **state)
 	      "  read        12          100.00  0.024000   2000.0\n"
 	      "\n"
 	      "processes\n"
-	      " 100  sh    read   0 write   1 running...\n"
-	      "   101  ls  read   3 write   1 run 0.25s\n"
-	      "   102  wc  read   0 write   0 run 1.25s\n"
+	      "# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's "
+	      "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
+	      " 100  sh    read   0 write   1 running...                  sh -c 'ls /tmp | wc -l'\n"
+	      "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp\n"
+	      "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n"
 	      "\n"
 	      "errors, by system call and errno: processes — paths\n"
 	      "  (processes and paths were not recorded by the ptrace backend)\n"
@@ -426,7 +458,8 @@ static void test_text_by_class(void **state)
 				    "open (i386)        2       1  Filesystem       sys_open()\n"
 				    "\nper process\n"));
 	assert_null(strstr(out, "system calls, by"));
-	assert_non_null(strstr(out, "\nprocesses\n 100  sh "));
+	assert_non_null(strstr(out, "\nprocesses\n# read N write M: "));
+	assert_non_null(strstr(out, "\n 100  sh "));
 	free(out);
 	fp__free(fp);
 }
@@ -571,6 +604,7 @@ int main(void)
 	    cmocka_unit_test(test_strace),
 	    cmocka_unit_test(test_strace_ties_and_widths),
 	    cmocka_unit_test(test_tree),
+	    cmocka_unit_test(test_tree_chain_threads_argv),
 	    cmocka_unit_test(test_tree_deep_chain_and_names),
 	    cmocka_unit_test(test_html_escapes_and_deep_chain),
 	    cmocka_unit_test(test_csv),
