@@ -2,7 +2,7 @@
 # Gives every syscall name of data/syscalls/<abi>.tsv and newer.tsv the classes strace puts it in, for
 # `-e trace=%file` and the like, and writes data/syscalls/strace-classes.tsv ("name<TAB>classes", classes a
 # comma list of file, network, process, signal, memory, ipc, desc, creds, clock, or - for none). Run on a strace
-# source tree (git clone https://github.com/strace/strace):
+# source tree (strace's public git repository):
 #   sh data/gen-strace-classes.sh /var/tmp/kf/strace data/syscalls
 #
 # How: strace's own tables, src/linux/{x86_64,i386,x32,64}/syscallent.h and the common rows they include, hold one

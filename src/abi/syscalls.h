@@ -44,6 +44,7 @@ enum kf_sc_flags {
 	KF_SC_FORK = 1 << 3,	 /* fork, vfork, clone, clone3 */
 	KF_SC_OPEN_HOW = 1 << 4, /* openat2: flags_arg points at struct open_how */
 	KF_SC_CREAT = 1 << 5,	 /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
+	KF_SC_PATH = 1 << 6,	 /* takes a path it looks up (data/syscalls/pathargs.tsv): see path_arg */
 };
 
 /*
@@ -69,7 +70,7 @@ struct kf_syscall {
 	unsigned char abi;     /* enum kf_abi */
 	unsigned char klass;   /* enum kf_class */
 	unsigned char flags;   /* enum kf_sc_flags */
-	signed char path_arg;  /* KF_SC_OPEN: argument index of the path */
+	signed char path_arg;  /* KF_SC_PATH (every KF_SC_OPEN is one): argument index of the path; -1 when none */
 	signed char flags_arg; /* KF_SC_OPEN: argument index of the open flags (or struct open_how *) */
 	/* From the kernel tree's SYSCALL_DEFINEn (data/gen-args.sh): */
 	signed char nargs;	  /* its argument count; -1 when the tree has no definition for it */

@@ -239,6 +239,7 @@ void fp_sctab_release(struct fp_sctab *t)
 				free(t->slots[i]->per_source[j].errnos);
 			free(t->slots[i]->per_source);
 			free(t->slots[i]->errnos);
+			fp_sysstat_errsrc_release(t->slots[i]);
 			free(t->slots[i]);
 		}
 	}

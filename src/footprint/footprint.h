@@ -75,6 +75,28 @@ struct fp_srcstat {
 	uint32_t nerrnos;
 };
 
+/*
+ * Where the failures of one (syscall, errno) came from: which processes (by comm at the time of the call) and,
+ * for calls that take a path (KF_SC_PATH), which paths. Bounded: FP_ERRSRC_PROCS names and FP_ERRSRC_PATHS
+ * distinct paths are kept with their exact counts, the first in byte order (so that what is kept does not depend
+ * on the order of calls or of merged footprints); the others are only counted (*_other).
+ */
+#define FP_ERRSRC_PROCS 16
+#define FP_ERRSRC_PATHS 64
+
+struct fp_errsrc_item {
+	char *name; /* a comm, or a path as the workload gave it */
+	uint64_t count;
+};
+
+struct fp_errsrc {
+	int err;	/* positive errno */
+	uint64_t count; /* failures whose sources were recorded (every one, unless merged from footprints without) */
+	struct fp_errsrc_item *procs, *paths;
+	uint32_t nprocs, npaths;
+	uint64_t procs_other, paths_other;
+};
+
 /* Aggregate for one (ABI, syscall number). */
 struct fp_sysstat {
 	const char *name; /* interned; from the table, or from a loaded JSON for unknown rows */
@@ -88,6 +110,8 @@ struct fp_sysstat {
 	struct fp_annot annot;	       /* global table only */
 	struct fp_srcstat *per_source; /* merged footprints, global table only: sorted by source, none empty */
 	uint32_t nper_source, per_source_cap;
+	struct fp_errsrc *errsrc; /* global table only: sorted by err */
+	uint32_t nerrsrc;
 };
 
 /* A small hash of (abi, nr) -> fp_sysstat, shared by the workload-wide and per-process views. */
@@ -159,6 +183,7 @@ struct footprint {
 	bool complete;
 	char *incomplete_why; /* set when !complete: "duration", "interrupted", "lost events", ... */
 	uint64_t lost_events;
+	bool error_sources; /* the backend recorded syscalls[].errsrc (not every backend does) */
 
 	struct fp_sctab syscalls; /* workload-wide */
 	struct fp_proc **procs;	  /* in order of appearance */
@@ -234,6 +259,19 @@ struct fp_file *fp__file(struct fp_proc *p, const char *path);
 /* A file open by p: path as the workload gave it, its O_* flags, err as for fp__account. */
 void fp__open(struct footprint *fp, struct fp_proc *p, const char *path, int oflags, int err, uint64_t n);
 void fp__lost(struct footprint *fp, uint64_t n);
+/*
+ * n failures of (abi, nr) with errno err by process p (NULL: unknown), on path (NULL: the call takes none or it
+ * could not be read), after their fp__account(). Sets fp->error_sources.
+ */
+void fp__error_source(struct footprint *fp, const struct fp_proc *p, enum kf_abi abi, int nr, int err, const char *path,
+		      uint64_t n);
+/* The sources of errno err of s, created empty when new. */
+struct fp_errsrc *fp_sysstat_errsrc(struct fp_sysstat *s, int err);
+/* Adds n to the item `name` of a list (procs or paths of e), within its bound; else to the list's other count. */
+void fp_errsrc_add_proc(struct fp_errsrc *e, const char *comm, uint64_t n);
+void fp_errsrc_add_path(struct fp_errsrc *e, const char *path, uint64_t n);
+/* Frees the sources of s. */
+void fp_sysstat_errsrc_release(struct fp_sysstat *s);
 /* Adds n failures with errno err to an entry's breakdown (kept sorted by errno). */
 void fp_sysstat_add_errno(struct fp_sysstat *s, int err, uint64_t n);
 

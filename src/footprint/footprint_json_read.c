@@ -564,11 +564,150 @@ static void shares_free(struct fp_srcstat *v, uint32_t n)
 	free(v);
 }
 
+/* The processes or paths of an error source: [{"comm"|"path": name, "count": n}], within the model's bound. */
+static int load_errsrc_items(struct loader *ld, const char *ctx, const char *list, const char *key, uint32_t max,
+			     struct fp_errsrc *e, bool paths)
+{
+	static const char *const names[] = {"comm", "path", "count"};
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, list, JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	for (uint32_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
+		char sub[320], *name = NULL;
+		uint64_t count = 0;
+		uint32_t seen = 0, before;
+		int k;
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.%s[%u]", ctx, list, i);
+		if (ev != JR_OBJECT)
+			return fail(ld, sub, NULL, "expected object");
+		if (i == max)
+			return fail(ld, sub, NULL, "more than %u %s", max, list);
+		while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
+			if (k >= 0 && k < 2 && !strcmp(names[k], key))
+				rc = get_str(ld, sub, key, &name);
+			else if (k == 2)
+				rc = get_count(ld, sub, "count", COUNT_MAX, &count);
+			else
+				rc = skip_value(ld);
+			if (rc < 0)
+				break;
+		}
+		if (rc >= 0 && !name)
+			rc = fail(ld, sub, key, "missing");
+		before = paths ? e->npaths : e->nprocs;
+		if (rc >= 0) {
+			if (paths)
+				fp_errsrc_add_path(e, name, count);
+			else
+				fp_errsrc_add_proc(e, name, count);
+			if ((paths ? e->npaths : e->nprocs) == before)
+				rc = fail(ld, sub, key, "given twice");
+		}
+		free(name);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One entry of error_sources: {"errno", "count", "processes", "other_processes", "paths", "other_paths"}. */
+static int load_errsrc(struct loader *ld, const char *ctx, struct fp_sysstat *into)
+{
+	static const char *const names[] = {"errno", "count", "processes", "other_processes", "paths", "other_paths"};
+	enum { ERRNO, COUNT, PROCS, OTHER_PROCS, PATHS, OTHER_PATHS };
+	struct fp_errsrc e = {0}, *to;
+	uint64_t sum = 0;
+	uint32_t seen = 0;
+	int k, rc;
+	enum jr_event ev;
+
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case ERRNO:
+			rc = value_of(ld, ctx, "errno", JR_STRING, false, OPT, &ev);
+			if (rc > 0) {
+				const struct strbuf *t = &ld->jr.text;
+
+				e.err = t->len == strlen(t->buf) ? fp_errno_parse(t->buf) : 0;
+				rc = e.err > 0 ? 0 : fail(ld, ctx, "errno", "unknown errno '%.64s'", t->buf);
+			}
+			break;
+		case COUNT: rc = get_count(ld, ctx, "count", COUNT_MAX, &e.count); break;
+		case PROCS: rc = load_errsrc_items(ld, ctx, "processes", "comm", FP_ERRSRC_PROCS, &e, false); break;
+		case OTHER_PROCS: rc = get_count(ld, ctx, "other_processes", COUNT_MAX, &e.procs_other); break;
+		case PATHS: rc = load_errsrc_items(ld, ctx, "paths", "path", FP_ERRSRC_PATHS, &e, true); break;
+		case OTHER_PATHS: rc = get_count(ld, ctx, "other_paths", COUNT_MAX, &e.paths_other); break;
+		default: rc = skip_value(ld);
+		}
+		if (rc < 0)
+			break;
+	}
+	if (rc >= 0 && (!(seen & 1u << ERRNO) || !(seen & 1u << COUNT)))
+		rc = fail(ld, ctx, seen & 1u << ERRNO ? "count" : "errno", "missing");
+	if (rc >= 0) {
+		bool over = __builtin_add_overflow(sum, e.procs_other, &sum);
+
+		for (uint32_t i = 0; i < e.nprocs; i++)
+			over |= __builtin_add_overflow(sum, e.procs[i].count, &sum);
+		if (over || sum != e.count)
+			rc = fail(ld, ctx, "processes", "the counts do not add up to the entry's");
+		sum = 0;
+		over = __builtin_add_overflow(sum, e.paths_other, &sum);
+		for (uint32_t i = 0; i < e.npaths; i++)
+			over |= __builtin_add_overflow(sum, e.paths[i].count, &sum);
+		if (rc >= 0 && (over || sum > e.count))
+			rc = fail(ld, ctx, "paths", "the counts add up to more than the entry's");
+	}
+	if (rc >= 0) {
+		for (uint32_t i = 0; i < into->nerrsrc; i++)
+			if (into->errsrc[i].err == e.err)
+				rc = fail(ld, ctx, "errno", "given twice");
+	}
+	if (rc < 0) {
+		struct fp_sysstat tmp = {.errsrc = xmalloc(sizeof(e)), .nerrsrc = 1};
+
+		*tmp.errsrc = e;
+		fp_sysstat_errsrc_release(&tmp);
+		return -1;
+	}
+	to = fp_sysstat_errsrc(into, e.err);
+	*to = e;
+	return 0;
+}
+
+/* A row's error_sources array, into the scratch row `into` (its errsrc only). */
+static int load_errsrcs(struct loader *ld, const char *ctx, struct fp_sysstat *into)
+{
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, "error_sources", JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	for (uint32_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
+		char sub[320];
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.error_sources[%u]", ctx, i);
+		if (ev != JR_OBJECT)
+			return fail(ld, sub, NULL, "expected object");
+		if (load_errsrc(ld, sub, into) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_syscall(struct loader *ld, const char *ctx)
 {
-	static const char *const names[] = {"name",   "abi",	"nr",	 "calls",     "errors",
-					    "time_s", "errnos", "class", "per_source"};
-	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE };
+	static const char *const names[] = {"name",   "abi",	"nr",	 "calls",      "errors",
+					    "time_s", "errnos", "class", "per_source", "error_sources"};
+	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE, ERROR_SOURCES };
+	struct fp_sysstat scratch = {0}; /* error_sources, until the row exists */
 	struct fp_srcstat *shares = NULL;
 	uint32_t nshares = 0;
 	char *name = NULL, *abi_s = NULL, *klass = NULL;
@@ -602,6 +741,7 @@ static int load_syscall(struct loader *ld, const char *ctx)
 		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
 		case CLASS: rc = get_str(ld, ctx, "class", &klass); break;
 		case PER_SOURCE: rc = load_per_source(ld, ctx, &shares, &nshares); break;
+		case ERROR_SOURCES: rc = load_errsrcs(ld, ctx, &scratch); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -663,6 +803,19 @@ static int load_syscall(struct loader *ld, const char *ctx)
 	shares = NULL;
 	nshares = 0;
 	rc = 0;
+	for (uint32_t i = 0; i < scratch.nerrsrc && !rc; i++) {
+		const struct fp_errsrc *e = &scratch.errsrc[i];
+		uint32_t j = 0;
+
+		while (j < s->nerrnos && s->errnos[j].err != e->err)
+			j++;
+		if (j == s->nerrnos || e->count > s->errnos[j].count)
+			rc = fail(ld, ctx, "error_sources", "%s: more failures than errnos has", fp_errno_name(e->err));
+	}
+	s->errsrc = scratch.errsrc;
+	s->nerrsrc = scratch.nerrsrc;
+	scratch.errsrc = NULL;
+	scratch.nerrsrc = 0;
 	if (s->nper_source) {
 		uint64_t c = 0, e = 0;
 		bool over = false;
@@ -674,6 +827,7 @@ static int load_syscall(struct loader *ld, const char *ctx)
 			rc = fail(ld, ctx, "per_source", "the sources' counts do not add up to the row's");
 	}
 out:
+	fp_sysstat_errsrc_release(&scratch);
 	shares_free(shares, nshares);
 	free(name);
 	free(abi_s);
@@ -1382,6 +1536,7 @@ static int load_member(struct loader *ld, int k)
 		return 0;
 	case 12: return load_array(ld, "processes", load_proc);
 	case 13: return load_array(ld, "sources", load_source);
+	case 14: return get_bool(ld, "", "error_sources", &fp->error_sources);
 	default: return skip_value(ld);
 	}
 }
@@ -1410,7 +1565,7 @@ static void load_document(struct loader *ld)
 {
 	static const char *const names[] = {"schema",	   "tool",	"host",	     "workload", "backend",
 					    "started_at",  "elapsed_s", "exit",	     "complete", "incomplete_why",
-					    "lost_events", "syscalls",	"processes", "sources"};
+					    "lost_events", "syscalls",	"processes", "sources",	 "error_sources"};
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;

@@ -9,6 +9,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_writer.h"
+#include "util/xalloc.h"
 
 /* Times are written with 9 decimals: nanoseconds, the resolution of every clock we read. */
 #define SECONDS_DECIMALS 9
@@ -149,6 +150,56 @@ static void write_per_source(json_writer_t *w, const struct fp_sysstat *s)
 	jsonw_end_array(w);
 }
 
+static int cmp_item(const void *a, const void *b)
+{
+	const struct fp_errsrc_item *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Items most frequent first (then by name), so that a document does not depend on the order calls came in. */
+static void write_items(json_writer_t *w, const char *name, const char *key, const struct fp_errsrc_item *v, uint32_t n)
+{
+	struct fp_errsrc_item *sorted = xcalloc(n + 1, sizeof(*v));
+
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*sorted), cmp_item);
+	jsonw_name(w, name);
+	jsonw_start_array(w);
+	for (uint32_t i = 0; i < n; i++) {
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, key, sorted[i].name);
+		jsonw_u64_field(w, "count", sorted[i].count);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	free(sorted);
+}
+
+static void write_errsrc(json_writer_t *w, const struct fp_sysstat *s)
+{
+	jsonw_name(w, "error_sources");
+	jsonw_start_array(w);
+	for (uint32_t i = 0; i < s->nerrsrc; i++) {
+		const struct fp_errsrc *e = &s->errsrc[i];
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "errno", fp_errno_name(e->err));
+		jsonw_u64_field(w, "count", e->count);
+		write_items(w, "processes", "comm", e->procs, e->nprocs);
+		if (e->procs_other)
+			jsonw_u64_field(w, "other_processes", e->procs_other);
+		if (e->npaths || e->paths_other) {
+			write_items(w, "paths", "path", e->paths, e->npaths);
+			jsonw_u64_field(w, "other_paths", e->paths_other);
+		}
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}
+
 static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 {
 	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
@@ -169,6 +220,8 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 		jsonw_string_field(w, "class", s->annot.klass);
 		if (fp->nsources)
 			write_per_source(w, s);
+		if (s->nerrsrc)
+			write_errsrc(w, s);
 		if (s->annot.kernel) {
 			jsonw_name(w, "kernel");
 			s->annot.kernel->write_json(s->annot.kernel, w);
@@ -303,6 +356,8 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	if (!fp->complete)
 		jsonw_string_field(w, "incomplete_why", fp->incomplete_why ? fp->incomplete_why : "unknown");
 	jsonw_u64_field(w, "lost_events", fp->lost_events);
+	if (fp->error_sources)
+		jsonw_bool_field(w, "error_sources", true);
 	if (fp->nsources)
 		write_sources(w, fp);
 	write_syscalls(w, fp);

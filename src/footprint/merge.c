@@ -179,9 +179,42 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 	}
 }
 
+/*
+ * Error sources are kept workload-wide, not per source: an input's are summed in when all its sources are new
+ * (so merging one again adds nothing); an input holding every source m had replaces m's; one that shares only
+ * some cannot be split, and the result says it has none (error_sources false). Merged footprints say they
+ * have error sources when every source had them.
+ */
+static void add_errsrc(struct footprint *m, const struct footprint *in, bool first)
+{
+	m->error_sources = first ? in->error_sources : m->error_sources && in->error_sources;
+	for (uint32_t i = 0; i < in->syscalls.cap; i++) {
+		const struct fp_sysstat *s = in->syscalls.slots[i];
+		struct fp_sysstat *r;
+
+		if (!s || !s->nerrsrc)
+			continue;
+		r = row_of(m, s);
+		for (uint32_t k = 0; k < s->nerrsrc; k++) {
+			const struct fp_errsrc *e = &s->errsrc[k];
+			struct fp_errsrc *to = fp_sysstat_errsrc(r, e->err);
+
+			to->count += e->count;
+			to->procs_other += e->procs_other;
+			to->paths_other += e->paths_other;
+			for (uint32_t j = 0; j < e->nprocs; j++)
+				fp_errsrc_add_proc(to, e->procs[j].name, e->procs[j].count);
+			for (uint32_t j = 0; j < e->npaths; j++)
+				fp_errsrc_add_path(to, e->paths[j].name, e->paths[j].count);
+		}
+	}
+}
+
 uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 {
 	uint32_t nin = in->nsources ? in->nsources : 1, added = 0;
+	uint32_t had = m->nsources;
+	bool first = had == 0;
 	int64_t *to = xcalloc(nin, sizeof(*to)); /* an input's source -> m's, or -1 when m has it already */
 
 	for (uint32_t j = 0; j < nin; j++) {
@@ -221,6 +254,16 @@ uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 				add_share(m, s, (uint32_t)to[ps->source], ps->calls, ps->errors, ps->time_ns,
 					  ps->errnos, ps->nerrnos);
 		}
+	}
+	if (added == nin) {
+		add_errsrc(m, in, first);
+	} else if (added && nin - added == had) {
+		for (uint32_t i = 0; i < m->syscalls.cap; i++)
+			if (m->syscalls.slots[i])
+				fp_sysstat_errsrc_release(m->syscalls.slots[i]);
+		add_errsrc(m, in, true);
+	} else if (added) {
+		m->error_sources = false;
 	}
 	for (size_t i = 0; added && i < in->nprocs; i++) {
 		uint32_t j = in->nsources ? in->procs[i]->source : 0;

@@ -532,12 +532,155 @@ static int process_tables(struct strbuf *sb, const struct footprint *fp, enum so
 	return 0;
 }
 
+/* How many processes and path groups one line of the errors section names; the rest is counted. */
+#define ERR_PROCS 4
+#define ERR_PATHS 8
+
+/* A group of failed paths: one path, or those of one directory as "dir/prefix*" (prefix: their common start). */
+struct path_group {
+	char *name;
+	uint64_t count;
+};
+
+static int cmp_item_count(const void *a, const void *b)
+{
+	const struct fp_errsrc_item *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_item_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fp_errsrc_item *)a)->name, ((const struct fp_errsrc_item *)b)->name);
+}
+
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
 /*
- * The errors section: per syscall and errno, which processes and which paths. Its content comes with the
- * recording of error sources (issue 14, part a); until then it renders nothing, not even a heading.
+ * Paths of one directory become one group with a glob tail: a loader's search for 13 locale files is
+ * "/usr/lib/locale/C.UTF-8/LC_* (13)", not 13 lines. Returns the groups, most failures first; *n their number.
+ */
+static struct fp_errsrc_item *path_groups(const struct fp_errsrc *e, size_t *n)
+{
+	struct fp_errsrc_item *v = xcalloc(e->npaths + 1, sizeof(*v)), *g = xcalloc(e->npaths + 1, sizeof(*g));
+	size_t ng = 0;
+
+	memcpy(v, e->paths, e->npaths * sizeof(*v));
+	qsort(v, e->npaths, sizeof(*v), cmp_item_name);
+	for (size_t i = 0; i < e->npaths;) {
+		size_t d = dir_len(v[i].name), j = i + 1, common = SIZE_MAX;
+		uint64_t count = v[i].count;
+
+		while (j < e->npaths && dir_len(v[j].name) == d && !strncmp(v[i].name, v[j].name, d)) {
+			size_t k = d;
+
+			while (v[i].name[k] && v[i].name[k] == v[j].name[k])
+				k++;
+			common = k < common ? k : common;
+			count += v[j].count;
+			j++;
+		}
+		if (j == i + 1)
+			g[ng++] = (struct fp_errsrc_item){xstrdup(v[i].name), count};
+		else
+			g[ng++] = (struct fp_errsrc_item){fmt("%.*s*", (int)common, v[i].name), count};
+		i = j;
+	}
+	free(v);
+	qsort(g, ng, sizeof(*g), cmp_item_count);
+	*n = ng;
+	return g;
+}
+
+static void errsrc_line(struct strbuf *sb, const struct fp_sysstat *s, int err, uint64_t count,
+			const struct fp_errsrc *e)
+{
+	char buf[64];
+
+	strbuf_addf(sb, "  %s %s %" PRIu64, rpt_sc_name(s, buf, sizeof(buf)), fp_errno_name(err), count);
+	if (!e) {
+		strbuf_addch(sb, '\n');
+		return;
+	}
+	struct fp_errsrc_item *procs = xcalloc(e->nprocs + 1, sizeof(*procs));
+	uint64_t rest = e->procs_other;
+
+	memcpy(procs, e->procs, e->nprocs * sizeof(*procs));
+	qsort(procs, e->nprocs, sizeof(*procs), cmp_item_count);
+	strbuf_addstr(sb, ": ");
+	for (uint32_t i = 0; i < e->nprocs; i++) {
+		if (i >= ERR_PROCS) {
+			rest += procs[i].count;
+			continue;
+		}
+		strbuf_addstr(sb, i ? ", " : "");
+		rpt_add_display(sb, procs[i].name);
+		strbuf_addf(sb, " %" PRIu64, procs[i].count);
+	}
+	if (rest)
+		strbuf_addf(sb, ", others %" PRIu64, rest);
+	free(procs);
+	if (e->npaths || e->paths_other) {
+		size_t ng;
+		struct fp_errsrc_item *g = path_groups(e, &ng);
+		uint64_t more = e->paths_other;
+		size_t nmore = 0;
+
+		strbuf_addstr(sb, " — ");
+		for (size_t i = 0; i < ng; i++) {
+			if (i >= ERR_PATHS) {
+				more += g[i].count;
+				nmore++;
+			} else {
+				strbuf_addstr(sb, i ? ", " : "");
+				rpt_add_display(sb, g[i].name);
+				strbuf_addf(sb, " (%" PRIu64 ")", g[i].count);
+			}
+			free(g[i].name);
+		}
+		free(g);
+		if (more)
+			strbuf_addf(sb, "%s%s paths (%" PRIu64 ")", ng ? ", " : "", nmore || !ng ? "more" : "other",
+				    more);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/*
+ * The errors section: per syscall and errno (most errors first), which processes failed and, for calls that take
+ * a path, on which paths. Nothing at all when nothing failed.
  */
 static void errors_section(struct strbuf *sb, const struct footprint *fp)
 {
+	struct fp_sysstat **v;
+
+	if (!fp__total_errors(fp))
+		return;
+	v = fp_sctab_sorted(&fp->syscalls, cmp_errors);
+	strbuf_addstr(sb, "\nerrors, by system call and errno: processes — paths\n");
+	if (!fp->error_sources)
+		strbuf_addf(sb, "  (processes and paths were not recorded%s%s%s)\n", fp->backend ? " by the " : "",
+			    fp->backend ? fp->backend : "", fp->backend ? " backend" : "");
+	for (struct fp_sysstat **sp = v; *sp && (*sp)->errors; sp++) {
+		const struct fp_sysstat *s = *sp;
+
+		for (uint32_t i = 0; i < s->nerrnos; i++) {
+			const struct fp_errsrc *e = NULL;
+
+			for (uint32_t j = 0; j < s->nerrsrc; j++)
+				if (s->errsrc[j].err == s->errnos[i].err)
+					e = &s->errsrc[j];
+			errsrc_line(sb, s, s->errnos[i].err, s->errnos[i].count, e);
+		}
+	}
+	free(v);
 }
 
 int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out)

@@ -555,6 +555,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 
 	if (opts->log)
 		kf_log_init(&st.log, opts);
+	fp->error_sources = true; /* every failure's process and path (src/trace/ptrace_syscall.c) */
 	trace_end_init(&st.end, opts);
 	pt_cpu_choose(&st);
 	rc = st.attach ? attach_all(&st) : start_command(&st);

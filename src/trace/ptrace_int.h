@@ -46,6 +46,7 @@ struct pt_task {
 	/* An open in progress: its path (buffer reused across calls) and flags; path_ok when the read worked. */
 	bool is_open;
 	bool path_ok;
+	bool takes_path; /* the call looks up a path (KF_SC_PATH): read at its exit if it failed */
 	signed char path_arg;
 	int oflags;
 	char *path;

@@ -43,6 +43,8 @@ static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptra
 	memcpy(t->args, info->entry.args, sizeof(t->args));
 	t->t_enter = fp__now_ns();
 	t->is_open = false;
+	t->takes_path = row && (row->flags & KF_SC_PATH);
+	t->path_arg = t->takes_path ? row->path_arg : -1;
 	if (row && (row->flags & KF_SC_OPEN))
 		pt_open_enter(t, row);
 	t->strs_ok = 0;
@@ -60,6 +62,22 @@ static struct kf_logcall log_call(const struct pt_task *t)
 	for (int i = 0; i < 6; i++)
 		c.strs[i] = (t->strs_ok & (1u << i)) ? t->strs[i] : NULL;
 	return c;
+}
+
+/*
+ * Which process and path a failure came from. Only an open's path is read at entry (its files list needs every
+ * one); other path calls are read here, for failures only: a failed call left its argument string as it was,
+ * and successful stat calls, most of them, cost no read.
+ */
+static void error_source(struct pt_state *st, struct pt_task *t, const struct fp_proc *p, int err)
+{
+	const char *path = NULL;
+
+	if (t->is_open)
+		path = t->path_ok ? t->path : NULL;
+	else if (t->takes_path && t->path_arg >= 0 && pt_read_path(t, t->args[t->path_arg]) == 0)
+		path = t->path;
+	fp__error_source(st->fp, p, (enum kf_abi)t->abi, t->nr, err, path, 1);
 }
 
 static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
@@ -83,6 +101,8 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		pt_cpu_affinity_exit(st, t, info->exit.rval);
 	if (t->is_open && t->path_ok)
 		fp__open(st->fp, p, t->path, t->oflags, err, 1);
+	if (err)
+		error_source(st, t, p, err);
 	if (st->opts->log) {
 		struct kf_logcall c = log_call(t);
 

@@ -30,6 +30,7 @@ for s in d["syscalls"]:
         s["calls"] -= n
         s["errors"] -= n
         s["errnos"] = {e: v for e, v in s["errnos"].items() if not e.startswith("ERESTART")}
+        s["error_sources"] = [e for e in s.get("error_sources", []) if not e["errno"].startswith("ERESTART")]
 for s in d["syscalls"]:
     s["time_s"] = 0 if notime else s["calls"] * len(s["name"]) * 1e-6
 for i, p in enumerate(d["processes"]):

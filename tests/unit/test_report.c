@@ -260,7 +260,61 @@ static void test_text(void **state)
 	      "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
 	      " 100  sh    read   0 write   1 running...                  sh -c 'ls /tmp | wc -l'\n"
 	      "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp\n"
-	      "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n");
+	      "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n"
+	      "\n"
+	      "errors, by system call and errno: processes — paths\n"
+	      "  (processes and paths were not recorded by the ptrace backend)\n"
+	      "  openat ENOENT 3\n"
+	      "  wait4 ECHILD 1\n"
+	      "  open (i386) EACCES 1\n");
+	fp__free(fp);
+}
+
+static char *render_text(struct footprint *fp, const struct text_opts *o);
+
+/*
+ * The errors section with sources: processes most failures first (four, then "others"), paths of one directory
+ * as one glob group, eight groups at most, and what the model's bound of distinct paths left out.
+ */
+static void test_text_errors(void **state)
+{
+	struct footprint *fp = fp__new();
+	const enum kf_abi x64 = KF_ABI_X86_64;
+	int stat_nr = sample_nr(x64, "newfstatat"), open_nr = sample_nr(x64, "openat");
+	const char *comms[] = {"a", "b", "c", "d", "e"};
+	struct fp_proc *p[5];
+	char path[64];
+	char *out;
+
+	fp->backend = xstrdup("ptrace");
+	for (int i = 0; i < 5; i++) {
+		p[i] = fp__proc_new(fp, 100 + i, 1, 0);
+		fp__proc_exec(fp, p[i], "/bin/x", NULL, comms[i]);
+	}
+	/* 13 locale files of one directory and one elsewhere */
+	for (int i = 0; i < 13; i++) {
+		snprintf(path, sizeof(path), "/usr/lib/locale/C.UTF-8/LC_%c", 'A' + i);
+		fp__account(fp, p[i % 2], x64, open_nr, ENOENT, 1, 0);
+		fp__error_source(fp, p[i % 2], x64, open_nr, ENOENT, path, 1);
+	}
+	fp__account(fp, p[2], x64, open_nr, ENOENT, 2, 0);
+	fp__error_source(fp, p[2], x64, open_nr, ENOENT, "/usr/lib/locale/locale-archive", 2);
+	/* 70 directories, 1 failure each, from 5 processes: 64 paths kept, 8 groups shown */
+	for (int i = 0; i < 70; i++) {
+		snprintf(path, sizeof(path), "/d%02d/ls", i);
+		fp__account(fp, p[i % 5], x64, stat_nr, ENOENT, 1, 0);
+		fp__error_source(fp, p[i % 5], x64, stat_nr, ENOENT, path, 1);
+	}
+	out = render_text(fp, NULL);
+	assert_non_null(strstr(out,
+			       "errors, by system call and errno: processes — paths\n"
+			       "  newfstatat ENOENT 70: a 14, b 14, c 14, d 14, others 14 — /d00/ls (1), /d01/ls (1), "
+			       "/d02/ls (1), /d03/ls (1), /d04/ls (1), /d05/ls (1), /d06/ls (1), /d07/ls (1), "
+			       "more paths (62)\n"
+			       "  openat ENOENT 15: a 7, b 6, c 2 — /usr/lib/locale/C.UTF-8/LC_* (13), "
+			       "/usr/lib/locale/locale-archive (2)\n"));
+	assert_int_equal(fp_sctab_find(&fp->syscalls, x64, stat_nr)->errsrc[0].paths_other, 6);
+	free(out);
 	fp__free(fp);
 }
 
@@ -625,6 +679,7 @@ int main(void)
 	    cmocka_unit_test(test_html_escapes_and_deep_chain),
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_text_errors),
 	    cmocka_unit_test(test_text_incomplete_attached_signal),
 	    cmocka_unit_test(test_incomplete_every_format),
 	    cmocka_unit_test(test_text_seccomp_kills),
