@@ -16,8 +16,9 @@
  *
  * Nothing that matters is lost when user space falls behind: a record stays in the map until user space
  * takes it, also when the ring could not carry the news of its end, and a fork the ring could not carry
- * is known from the record. Only the exe and argv of an exec and the path of an open travel through the
- * ring alone; those are counted when the ring is full.
+ * is known from the record. Only the exe and argv of an exec, the path of an open and the source of a
+ * failure (its path, or at an exec the former name) travel through the ring alone; those are counted when
+ * the ring is full.
  */
 #include "vmlinux.h"
 
@@ -44,6 +45,8 @@ const volatile bool with_time = true;
 /* [abi * KF_BPF_OPEN_NR_MAX + nr]: 0 for calls that open no path, else 1 + their index in open_sc */
 const volatile __u8 open_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 const volatile struct kf_open_sc open_sc[KF_BPF_OPEN_MAX];
+/* [abi * KF_BPF_OPEN_NR_MAX + nr]: 0 for calls that take no path (KF_SC_PATH), else 1 + its argument index */
+const volatile __u8 path_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 const volatile __s32 nr_exit[KF_BPF_NABI];
 const volatile __s32 nr_exit_group[KF_BPF_NABI];
 const volatile __s32 nr_execve[KF_BPF_NABI]; /* what exec writes into orig_ax for the new image's ABI */
@@ -55,7 +58,7 @@ const volatile __u32 ring_wake_at; /* bytes waiting that wake the reader */
 /* Read and written by the user side through the mmap'ed .bss. */
 __u32 next_proc;   /* next process instance id */
 __s64 live_tasks;  /* tracked tasks not yet exited */
-__u64 lost_events; /* exec and open events the ring had no room for */
+__u64 lost_events; /* exec, open and failure events the ring had no room for */
 __u64 lost_stats;  /* calls not counted: spill hash full */
 __u64 nstats;	   /* spill entries created (the user side deletes those of ended processes) */
 __u64 lost_tasks;  /* task storage could not be created */
@@ -154,6 +157,20 @@ struct {
 	__type(key, __u32);
 	__type(value, struct kf_ev_exec);
 } exec_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kf_ev_fail);
+} fail_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kf_ev_fails);
+} fails_scratch SEC(".maps");
 
 /* tab[abi] with constant indexes only: the verifier cannot always carry a bound on abi through a spill. */
 static __always_inline __s32 per_abi(const volatile __s32 *tab, __u32 abi)
@@ -276,8 +293,8 @@ static __always_inline bool slot_add(struct kf_proc_rec *r, __u32 key, __u64 ns)
 	return pr.done;
 }
 
-/* Calls that fit no record: the spill hash, which user space empties of ended processes. */
-static __always_inline void spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 ns)
+/* Calls that fit no record: the spill hash, which user space empties of ended processes. 1: not counted. */
+static __always_inline int spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 ns)
 {
 	struct kf_stat_key k = {.proc = proc, .nr = nr, .err = err, .abi = abi};
 	struct kf_stat_val *v = bpf_map_lookup_elem(&stats, &k);
@@ -289,21 +306,23 @@ static __always_inline void spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u
 			__sync_fetch_and_add(&nstats, 1);
 		} else if (!bpf_map_lookup_elem(&stats, &k)) {
 			__sync_fetch_and_add(&lost_stats, 1);
-			return;
+			return 1;
 		}
 		v = bpf_map_lookup_elem(&stats, &k);
 		if (!v)
-			return;
+			return 1;
 	}
 	/* Atomic: the syscall tracepoints may be preempted on this kernel, and a per-CPU value is shared. */
 	__sync_fetch_and_add(&v->calls, 1);
 	if (ns)
 		__sync_fetch_and_add(&v->ns, ns);
+	return 0;
 }
 
 /*
- * Counts a call. A global function: the verifier checks it once per program, not at each of its callers
- * (inlined, it cost 5 ms more start-up; its probe loop unrolled, 1.5 ms).
+ * Counts a call; 1 when no map had room for it (then its failure has no source either: a source is never
+ * told for a call that is not counted). A global function: the verifier checks it once per program, not at
+ * each of its callers (inlined, it cost 5 ms more start-up; its probe loop unrolled, 1.5 ms).
  */
 __noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
 {
@@ -317,8 +336,7 @@ __noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
 		return 0;
 	if (r && !(r->p.flags & KF_PROC_SPILLED))
 		__sync_fetch_and_or(&r->p.flags, KF_PROC_SPILLED);
-	spill(proc, abi, nr, err, ns);
-	return 0;
+	return spill(proc, abi, nr, err, ns);
 }
 
 /*
@@ -380,21 +398,25 @@ static __always_inline void fill_hdr(struct kf_ev_hdr *h, __u32 type, __u32 proc
 }
 
 /*
- * Argument i (0-3) of the call: from the register that ABI passes it in, found through a table of CO-RE
- * offsets rather than a switch, whose every case the verifier would follow to the end of the program.
+ * Argument i (0-5) of the call: from the register that ABI passes it in, found through a table of CO-RE
+ * offsets rather than a switch, whose every case the verifier would follow to the end of the program. At
+ * sys_exit the saved user registers still hold the arguments (only ax has the result), also for a call
+ * seccomp refused, which has no sys_enter.
  */
 static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int i)
 {
-	__u32 offs[8] = {
+	__u32 offs[16] = {
 	    bpf_core_field_offset(struct pt_regs, di), bpf_core_field_offset(struct pt_regs, si),
 	    bpf_core_field_offset(struct pt_regs, dx), bpf_core_field_offset(struct pt_regs, r10),
+	    bpf_core_field_offset(struct pt_regs, r8), bpf_core_field_offset(struct pt_regs, r9),
 	    bpf_core_field_offset(struct pt_regs, bx), bpf_core_field_offset(struct pt_regs, cx),
 	    bpf_core_field_offset(struct pt_regs, dx), bpf_core_field_offset(struct pt_regs, si),
+	    bpf_core_field_offset(struct pt_regs, di), bpf_core_field_offset(struct pt_regs, bp),
 	};
 	__u32 i386 = abi == KF_BPF_ABI_I386;
 	unsigned long v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v), (char *)regs + offs[(i386 * 4 + i) & 7]);
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)regs + offs[(i386 * 6 + i) & 15]);
 	return i386 ? (__u32)v : v;
 }
 
@@ -407,6 +429,30 @@ static __always_inline __u32 open_of(__u8 abi, __s32 nr)
 	if (nr < 0 || nr >= KF_BPF_OPEN_NR_MAX || i >= KF_BPF_NABI * KF_BPF_OPEN_NR_MAX)
 		return 0;
 	return open_slot[i];
+}
+
+/* 1 + the argument index of the path of a call that takes one, 0 for other calls. */
+static __always_inline __u32 path_of(__u8 abi, __s32 nr)
+{
+	__u32 i = (__u32)abi * KF_BPF_OPEN_NR_MAX + (__u32)nr;
+
+	if (nr < 0 || nr >= KF_BPF_OPEN_NR_MAX || i >= KF_BPF_NABI * KF_BPF_OPEN_NR_MAX)
+		return 0;
+	return path_slot[i];
+}
+
+/* The O_* flags of open-like call k. */
+static __always_inline int open_flags(struct pt_regs *regs, __u32 abi, __u32 k)
+{
+	__u64 f = 0;
+
+	k &= KF_BPF_OPEN_MAX - 1;
+	if (open_sc[k].flags_arg < 0)
+		return 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
+	if (!open_sc[k].how)
+		return (int)reg_arg(regs, abi, open_sc[k].flags_arg);
+	bpf_probe_read_user(&f, sizeof(f), (void *)reg_arg(regs, abi, open_sc[k].flags_arg));
+	return (int)f;
 }
 
 /*
@@ -424,17 +470,7 @@ static __noinline int report_open(struct pt_regs *regs, __u32 proc, __u32 abi, _
 		return 0;
 	k &= KF_BPF_OPEN_MAX - 1;
 	path = (const char *)reg_arg(regs, abi, open_sc[k].path_arg);
-	/* Stored at once in each branch: nothing differs where they meet, so the verifier walks on once. */
-	if (open_sc[k].flags_arg < 0) {
-		ev->flags = 01 | 0100 | 01000; /* creat: O_WRONLY | O_CREAT | O_TRUNC */
-	} else if (open_sc[k].how) {
-		__u64 f = 0;
-
-		bpf_probe_read_user(&f, sizeof(f), (void *)reg_arg(regs, abi, open_sc[k].flags_arg));
-		ev->flags = (int)f;
-	} else {
-		ev->flags = (int)reg_arg(regs, abi, open_sc[k].flags_arg);
-	}
+	ev->flags = open_flags(regs, abi, k);
 	ev->type = KF_EV_OPEN;
 	ev->proc = proc;
 	ev->ret = ret;
@@ -445,6 +481,90 @@ static __noinline int report_open(struct pt_regs *regs, __u32 proc, __u32 abi, _
 			       wakeup()))
 		__sync_fetch_and_add(&lost_events, 1);
 	return 0;
+}
+
+/*
+ * A failed call that takes a path: its process's name and the path, read at sys_exit from the argument
+ * register (the string is as the call left it, as ptrace reads it at its exit stop). Failures are few; a
+ * storm of them costs an event each, sized to the path.
+ */
+static __noinline int report_fail(struct pt_regs *regs, __u32 proc, __u32 abi, __s32 nr, __u32 err)
+{
+	__u32 zero = 0, k = open_of(abi, nr), arg = path_of(abi, nr) - 1;
+	struct kf_ev_fail *ev = bpf_map_lookup_elem(&fail_scratch, &zero);
+	struct kf_proc_rec *r = rec_of(proc);
+	long len;
+
+	if (!ev)
+		return 0;
+	ev->type = KF_EV_FAIL;
+	ev->proc = proc;
+	ev->nr = nr;
+	ev->err = err;
+	ev->abi = abi;
+	ev->open = k;
+	ev->flags = k ? open_flags(regs, abi, k - 1) : 0;
+	if (r)
+		__builtin_memcpy(ev->comm, r->p.comm, sizeof(ev->comm));
+	else
+		ev->comm[0] = '\0';
+	len = bpf_probe_read_user_str(ev->path, sizeof(ev->path), (const char *)reg_arg(regs, abi, arg & 7));
+	ev->path_ok = len > 0;
+	len &= ~(len >> 63);
+	if (bpf_ringbuf_output(&events, ev, offsetof(struct kf_ev_fail, path) + (len & (KF_BPF_PATH_MAX - 1)) + 1,
+			       wakeup()))
+		__sync_fetch_and_add(&lost_events, 1);
+	return 0;
+}
+
+struct fails_walk {
+	struct kf_proc_rec *r;
+	struct kf_ev_fails *ev;
+	__u32 n;
+};
+
+/* One slot of tell_fails(). */
+static long fails_slot(__u32 i, void *ctx)
+{
+	struct fails_walk *w = ctx;
+	struct kf_slot *sl = &w->r->slots[i & (KF_BPF_SLOTS - 1)];
+	__u32 key = sl->key, err = KF_SLOT_ERR(key), d;
+
+	if (!key || !err || err == KF_ERR_SECCOMP_KILL)
+		return 0;
+	d = (__u32)sl->calls - sl->told;
+	if (!d)
+		return 0;
+	sl->told += d;
+	w->ev->v[w->n & (KF_BPF_SLOTS - 1)].key = key;
+	w->ev->v[w->n & (KF_BPF_SLOTS - 1)].calls = d;
+	w->n++;
+	return 0;
+}
+
+/*
+ * At an exec, before the record takes the new name: the failures of the former image, under its name. The
+ * process has one thread now (exec ended the others), so the slots do not change meanwhile.
+ */
+static __always_inline void tell_fails(__u32 proc, struct kf_proc_rec *r)
+{
+	__u32 zero = 0;
+	struct fails_walk w = {.r = r, .ev = bpf_map_lookup_elem(&fails_scratch, &zero)};
+	__u64 n;
+
+	if (!w.ev)
+		return;
+	bpf_loop(KF_BPF_SLOTS, fails_slot, &w, 0);
+	if (!w.n)
+		return;
+	w.ev->type = KF_EV_FAILS;
+	w.ev->proc = proc;
+	w.ev->n = w.n;
+	__builtin_memcpy(w.ev->comm, r->p.comm, sizeof(w.ev->comm));
+	n = w.n > KF_BPF_SLOTS ? KF_BPF_SLOTS : w.n;
+	if (bpf_ringbuf_output(&events, w.ev, offsetof(struct kf_ev_fails, v) + n * sizeof(struct kf_fail_count),
+			       wakeup()))
+		__sync_fetch_and_add(&lost_events, 1);
 }
 
 /* SECCOMP_MODE_DEAD: a seccomp filter killed the task in the call it is in. */
@@ -505,6 +625,7 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	__u8 abi;
 	__u16 err;
 	__u32 k;
+	int lost;
 	__u64 ns = 0;
 
 	if (!t)
@@ -570,7 +691,13 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	if (err >= ERESTARTSYS && err <= ERESTART_RESTARTBLOCK &&
 	    (BPF_CORE_READ(task, pending.signal.sig[0]) & (1ul << (SIGKILL - 1))))
 		err = 0;
-	account(t->proc, abi, nr, err, ns);
+	lost = account(t->proc, abi, nr, err, ns);
+	if (err) {
+		/* Its source: the path and name now; without a path, the name is told from the record. */
+		if (!lost && path_of(abi, nr))
+			report_fail(regs, t->proc, abi, nr, err);
+		return 0;
+	}
 	k = open_of(abi, nr);
 	if (k)
 		report_open(regs, t->proc, abi, k - 1, ret);
@@ -676,6 +803,7 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	/* The record knows the new name too, should the event below find no room in the ring. */
 	r = rec_of(t->proc);
 	if (r) {
+		tell_fails(t->proc, r);
 		__sync_fetch_and_add(&r->p.execs, 1);
 		bpf_get_current_comm(r->p.comm, sizeof(r->p.comm));
 	}

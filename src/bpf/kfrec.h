@@ -69,7 +69,7 @@ struct kf_task {
 
 struct kf_slot {
 	__u32 key;
-	__u32 pad;
+	__u32 told; /* failures (err != 0) whose process name a KF_EV_FAILS already told */
 	__u64 calls;
 	__u64 ns;
 };
@@ -102,6 +102,8 @@ enum kf_event_type {
 	KF_EV_EXEC,
 	KF_EV_PROC,
 	KF_EV_OPEN,
+	KF_EV_FAIL,
+	KF_EV_FAILS,
 };
 
 /*
@@ -170,6 +172,42 @@ struct kf_ev_open {
 	__s32 ret;
 	__s32 flags;
 	char path[KF_BPF_PATH_MAX]; /* NUL-terminated; only its length is sent */
+};
+
+/*
+ * A failed call that takes a path (KF_SC_PATH, numbers below KF_BPF_OPEN_NR_MAX): its source, sent at once.
+ * For an open-like call it stands for its KF_EV_OPEN too. comm: the process's name as of its last exec, empty
+ * when its record does not know it.
+ */
+struct kf_ev_fail {
+	__u32 type;
+	__u32 proc;
+	__s32 nr;
+	__u16 err;
+	__u8 abi;
+	__u8 path_ok; /* 0: the path could not be read */
+	__s32 flags;  /* an open-like call's O_* flags */
+	__u32 open;   /* 1 + its index in open_sc for an open-like call, else 0 */
+	char comm[16];
+	char path[KF_BPF_PATH_MAX]; /* NUL-terminated; only its length is sent */
+};
+
+/*
+ * At an exec, the failures of the process's former image not told yet (slot key, count), under the name it
+ * had: the failures of calls that take no path are told by their process's name at the time.
+ */
+struct kf_fail_count {
+	__u32 key;
+	__u32 calls;
+};
+
+struct kf_ev_fails {
+	__u32 type;
+	__u32 proc;
+	__u32 n;
+	__u32 pad;
+	char comm[16];
+	struct kf_fail_count v[KF_BPF_SLOTS];
 };
 
 #endif

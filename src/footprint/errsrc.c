@@ -69,15 +69,26 @@ void fp_errsrc_add_path(struct fp_errsrc *e, const char *path, uint64_t n)
 void fp__error_source(struct footprint *fp, const struct fp_proc *p, enum kf_abi abi, int nr, int err, const char *path,
 		      uint64_t n)
 {
+	fp__error_source_comm(fp, p && p->comm[0] ? p->comm : "?", abi, nr, err, path, n);
+}
+
+void fp__error_source_comm(struct footprint *fp, const char *comm, enum kf_abi abi, int nr, int err, const char *path,
+			   uint64_t n)
+{
 	struct fp_sysstat *s = fp_sctab_find(&fp->syscalls, abi, nr);
 	struct fp_errsrc *e;
 
 	fp->error_sources = true;
-	if (!s || err <= 0)
+	if (!s && err > 0 && n) {
+		/* The bpf backend tells a failure's source before the process's counts: the row, with none yet. */
+		fp__account(fp, NULL, abi, nr, 0, 0, 0);
+		s = fp_sctab_find(&fp->syscalls, abi, nr);
+	}
+	if (!s || err <= 0 || !n)
 		return;
 	e = fp_sysstat_errsrc(s, err);
 	e->count += n;
-	fp_errsrc_add_proc(e, p && p->comm[0] ? p->comm : "?", n);
+	fp_errsrc_add_proc(e, comm, n);
 	if (path)
 		fp_errsrc_add_path(e, path, n);
 }

@@ -265,6 +265,9 @@ void fp__lost(struct footprint *fp, uint64_t n);
  */
 void fp__error_source(struct footprint *fp, const struct fp_proc *p, enum kf_abi abi, int nr, int err, const char *path,
 		      uint64_t n);
+/* The same, by the process's name: the bpf backend knows the name a failure was made under, maybe before p. */
+void fp__error_source_comm(struct footprint *fp, const char *comm, enum kf_abi abi, int nr, int err, const char *path,
+			   uint64_t n);
 /* The sources of errno err of s, created empty when new. */
 struct fp_errsrc *fp_sysstat_errsrc(struct fp_sysstat *s, int err);
 /* Adds n to the item `name` of a list (procs or paths of e), within its bound; else to the list's other count. */

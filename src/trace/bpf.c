@@ -156,6 +156,10 @@ static void fill_rodata(struct kfrec_bpf__rodata *ro, bool with_time)
 				ro->nr_execve[abi] = sc->nr;
 			if (!strcmp(sc->name, "rt_sigreturn"))
 				ro->nr_rt_sigreturn[abi] = sc->nr;
+			/* A failure of these sends its path (KF_EV_FAIL); bpf_sends_path() says the same. */
+			if ((sc->flags & KF_SC_PATH) && sc->path_arg >= 0 && sc->path_arg < 6 && sc->nr >= 0 &&
+			    sc->nr < KF_BPF_OPEN_NR_MAX)
+				ro->path_slot[abi * KF_BPF_OPEN_NR_MAX + sc->nr] = (__u8)(sc->path_arg + 1);
 			if (!(sc->flags & KF_SC_OPEN) || sc->nr < 0 || sc->nr >= KF_BPF_OPEN_NR_MAX)
 				continue;
 			if (nopen == KF_BPF_OPEN_MAX) {
@@ -353,6 +357,8 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	uint64_t t_load, t_run = 0, t_end = 0;
 	int go_fd = -1, err, ret = -1;
 
+	fp->error_sources = true; /* each failure's process and path (src/trace/bpf_events.c) */
+
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct rusage ru;
 	char btf_path[64];
@@ -376,6 +382,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
+	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	s.proc_is_ns = proc_is_own_ns();
 	s.rec = xcalloc(1, sizeof(struct kf_proc_rec));

@@ -3,6 +3,11 @@
  * bpf backend: what the kernel side reports, turned into the footprint. Forks, execs, opens and the ends of
  * processes arrive through the ring buffer while the workload runs; at the end of a process, its record
  * (counts per call and errno, threads, how it ended) is taken out of the kernel's map.
+ *
+ * Error sources: a failure of a call that takes a path arrives at once with its path and process name
+ * (KF_EV_FAIL). Other failures are only counted in the record; they are told under the name the process had
+ * when it made them: at each exec the kernel sends those of the former image (KF_EV_FAILS), and the record,
+ * at the end, those of the last one (its slots' calls past `told`).
  */
 #include <errno.h>
 #include <limits.h>
@@ -134,6 +139,29 @@ static void on_exec(struct bpf_session *s, const struct kf_ev_exec *ev, size_t s
 		fp__proc_set_argv(p, split_args(ev->data + flen, alen));
 }
 
+/* Whether failures of (abi, nr) come with their path, one KF_EV_FAIL each (then not from the counts). */
+static bool sends_path(const struct bpf_session *s, unsigned int abi, int nr)
+{
+	return abi < KF_BPF_NABI && nr >= 0 && nr < KF_BPF_OPEN_NR_MAX && s->path_slot[abi * KF_BPF_OPEN_NR_MAX + nr];
+}
+
+/* n failures of a call without a path (a path call's come as KF_EV_FAIL), under the name comm16 or p's. */
+static void count_source(struct bpf_session *s, const char *comm16, const struct fp_proc *p, unsigned int abi, int nr,
+			 int err, uint64_t n)
+{
+	char comm[17];
+
+	if (!n || !err || err == KF_ERR_SECCOMP_KILL || abi >= KF_ABI_NR || sends_path(s, abi, nr))
+		return;
+	if (comm16 && comm16[0]) {
+		memcpy(comm, comm16, 16);
+		comm[16] = '\0';
+	} else {
+		snprintf(comm, sizeof(comm), "%s", p && p->comm[0] ? p->comm : "?");
+	}
+	fp__error_source_comm(s->fp, comm, (enum kf_abi)abi, nr, err, NULL, n);
+}
+
 static struct fp_exit decode_status(int status)
 {
 	struct fp_exit how = {.kind = FP_EXIT_CODE};
@@ -186,10 +214,13 @@ static void apply_proc(struct bpf_session *s, const struct kf_ev_proc *h, const 
 
 		if (!sl->key || !sl->calls || abi >= KF_ABI_NR)
 			continue;
-		if (err == KF_ERR_SECCOMP_KILL)
+		if (err == KF_ERR_SECCOMP_KILL) {
 			fp__seccomp_kill(s->fp, p, abi, nr, sl->calls);
-		else
+		} else {
 			fp__account(s->fp, p, abi, nr, err, sl->calls, sl->ns);
+			/* the failures not told at an exec: the last image's, under the record's name */
+			count_source(s, h->comm, p, abi, nr, err, (__u32)sl->calls - sl->told);
+		}
 	}
 	if (!(h->flags & KF_PROC_ENDED))
 		return;
@@ -224,6 +255,40 @@ static void on_proc(struct bpf_session *s, const struct kf_ev_proc *ev)
 			return;
 	}
 	apply_proc(s, ev, NULL, 0);
+}
+
+static void on_fail(struct bpf_session *s, const struct kf_ev_fail *ev, size_t size)
+{
+	struct fp_proc *p = bpf_proc(s, ev->proc);
+	size_t max = size - offsetof(struct kf_ev_fail, path);
+	char *path = xstrndup(ev->path, strnlen(ev->path, max));
+	char comm[17];
+
+	if (ev->open)
+		fp__open(s->fp, p, path, ev->flags, ev->err, 1);
+	if (ev->comm[0]) {
+		memcpy(comm, ev->comm, 16);
+		comm[16] = '\0';
+	} else {
+		snprintf(comm, sizeof(comm), "%s", p && p->comm[0] ? p->comm : "?");
+	}
+	if (ev->abi < KF_ABI_NR)
+		fp__error_source_comm(s->fp, comm, (enum kf_abi)ev->abi, ev->nr, ev->err, ev->path_ok ? path : NULL, 1);
+	free(path);
+}
+
+static void on_fails(struct bpf_session *s, const struct kf_ev_fails *ev, size_t size)
+{
+	struct fp_proc *p = bpf_proc(s, ev->proc);
+	size_t n = (size - offsetof(struct kf_ev_fails, v)) / sizeof(ev->v[0]);
+
+	if (n > ev->n)
+		n = ev->n;
+	for (size_t i = 0; i < n; i++) {
+		__u32 key = ev->v[i].key;
+
+		count_source(s, ev->comm, p, KF_SLOT_ABI(key), KF_SLOT_NR(key), (int)KF_SLOT_ERR(key), ev->v[i].calls);
+	}
 }
 
 static void on_open(struct bpf_session *s, const struct kf_ev_open *ev, size_t size)
@@ -261,6 +326,14 @@ int bpf_on_event(void *ctx, void *data, size_t size)
 	case KF_EV_OPEN:
 		if (size > offsetof(struct kf_ev_open, path))
 			on_open(s, data, size);
+		break;
+	case KF_EV_FAIL:
+		if (size > offsetof(struct kf_ev_fail, path))
+			on_fail(s, data, size);
+		break;
+	case KF_EV_FAILS:
+		if (size >= offsetof(struct kf_ev_fails, v))
+			on_fails(s, data, size);
 		break;
 	default: break;
 	}
@@ -338,8 +411,11 @@ int bpf_read_stats(struct bpf_session *s, bool ended_only)
 		}
 		if (calls && key.abi < KF_ABI_NR && key.err == KF_ERR_SECCOMP_KILL)
 			fp__seccomp_kill(s->fp, bpf_proc(s, key.proc), (enum kf_abi)key.abi, key.nr, calls);
-		else if (calls && key.abi < KF_ABI_NR)
+		else if (calls && key.abi < KF_ABI_NR) {
 			fp__account(s->fp, bpf_proc(s, key.proc), (enum kf_abi)key.abi, key.nr, key.err, calls, ns);
+			/* no record: the process's name as user space knows it last */
+			count_source(s, NULL, bpf_proc(s, key.proc), key.abi, key.nr, key.err, calls);
+		}
 		if (ended_only) {
 			XGROW(done, done_cap, ndone + 1);
 			done[ndone++] = key;

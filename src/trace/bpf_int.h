@@ -34,6 +34,8 @@ struct bpf_session {
 	uint64_t recs_taken;	/* process records taken out of the kernel while the workload ran */
 	bool proc_is_ns;	/* /proc shows kfootprint's own pid namespace (else the initial one's) */
 	void *rec;		/* a struct kf_proc_rec to read records into */
+	/* the kernel side's path_slot: failures of these calls come with their path, one event each */
+	uint8_t path_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 };
 
 /* bpf_events.c */

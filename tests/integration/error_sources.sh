@@ -115,11 +115,65 @@ mkdir "$T/empty"
 env PATH="$T/empty:/usr/bin:/bin" "$KF" record -b ptrace --report "$T/sh.txt" -- sh -c 'ls | wc -l' >/dev/null 2>&1
 check "text: sh's PATH search grouped by directory" grep -qx "  newfstatat ENOENT 2: sh 2 — $T/empty/\* (2)" "$T/sh.txt"
 
-# --- bpf records no error sources yet: the footprint and the report say so, and the errnos stay ---
-if bpf_or_skip "bpf: no error sources, said"; then
-	"$KF" record -b bpf -o "$T/bpf.json" --report "$T/bpf.txt" -- "$WL/wl_errors" "$T/scratch3" >/dev/null 2>&1
-	eq "bpf: the footprint does not claim error sources" None "$(jget "$T/bpf.json" 'd.get("error_sources")')"
-	check "bpf: the errors section says they were not recorded" grep -qx \
-		'  (processes and paths were not recorded by the bpf backend)' "$T/bpf.txt"
-	check "bpf: the errno lines stay" grep -qx '  openat ENOENT 7' "$T/bpf.txt"
+# --- bpf: the same sources as ptrace (processes and paths per syscall x errno), in both of its modes ---
+# A path call's failure comes as an event with its path; other failures by the name the process had then.
+# The storm: 20000 failed stats on 100 paths, more than the 64 paths kept, so other_paths counts too.
+cat >"$T/storm.py" <<'EOP'
+import os
+for i in range(20000):
+    try:
+        os.stat("/nonexistent/%d" % (i % 100))
+    except OSError:
+        pass
+EOP
+# srcs_all FILE: as srcs, with the processes' other count (the bound) too.
+srcs_all() {
+	srcs "$1"
+	jget "$1" '[(s["name"], e["errno"], e.get("other_processes", 0)) for s in d["syscalls"] for e in s.get("error_sources", []) if e.get("other_processes")]'
+}
+if bpf_or_skip "bpf: error sources equal ptrace's"; then
+	for w in wl sh storm; do
+		case $w in
+		wl) set -- "$WL/wl_errors" "$T/scratch-$w" ;;
+		sh) set -- sh -c 'ls | wc -l' ;;
+		storm) set -- python3 "$T/storm.py" ;;
+		esac
+		"$KF" record -b ptrace -o "$T/$w.p.json" --report /dev/null -- "$@" >/dev/null 2>&1
+		srcs_all "$T/$w.p.json" | sort >"$T/$w.p.srcs"
+		for mode in "" --no-time; do
+			rm -rf "$T/scratch-$w"
+			"$KF" record -b bpf $mode -o "$T/$w.b.json" --report "$T/$w.b.txt" -- "$@" >/dev/null 2>&1
+			eq "bpf$mode: $w: the footprint says it has error sources" True \
+				"$(jget "$T/$w.b.json" 'd.get("error_sources")')"
+			eq "bpf$mode: $w: complete" True "$(jget "$T/$w.b.json" 'd["complete"]')"
+			srcs_all "$T/$w.b.json" | sort >"$T/$w.b.srcs"
+			check "bpf$mode: $w: processes and paths per syscall x errno equal ptrace's" \
+				diff "$T/$w.p.srcs" "$T/$w.b.srcs"
+		done
+		rm -rf "$T/scratch-$w"
+	done
+	# python3 may stat a few other paths of its own (and be a shell wrapper): the storm's part is exact.
+	eq "the storm's sources: 64 paths kept, /nonexistent/0 first, the 36 others (7200) counted" "64 200 True" \
+		"$(jget "$T/storm.b.json" '[(len(e["paths"]), e["paths"][0]["count"], e["other_paths"] >= 7200) for s in d["syscalls"] if s["name"] == "newfstatat" for e in s["error_sources"] if e["paths"][0]["path"] == "/nonexistent/0"][0]' | tr -d '(),')"
+	check "bpf: the text report's errors section names the processes and paths" grep -qx \
+		'  openat ENOENT 7: wl_errors 7 — /nonexistent/kf-missing (7)' "$T/wl.b.txt"
+	eq "bpf: no 'not recorded' line any more" 0 "$(grep -c 'not recorded by the bpf backend' "$T/wl.b.txt")"
+	# A failure before an exec is told under the name the process had then (python3), after it under the new.
+	cat >"$T/preexec.py" <<'EOP'
+import os
+pid = os.fork()
+if pid == 0:
+    for fd in (900, 901, 902):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    os.execv("/bin/sh", ["sh", "-c", "exec 7</nonexistent/kf-post 2>/dev/null; :"])
+os.waitpid(pid, 0)
+EOP
+	"$KF" record -b bpf -o "$T/pre.json" --report /dev/null -- python3 "$T/preexec.py" >/dev/null 2>&1
+	srcs "$T/pre.json" >"$T/pre.srcs"
+	check "bpf: a failure before an exec is the former name's" grep -qx 'close EBADF 3: python3 3' "$T/pre.srcs"
+	check "bpf: a failure after an exec is the new name's" grep -q '^openat ENOENT [0-9]*: .*sh 1.*/nonexistent/kf-post 1' \
+		"$T/pre.srcs"
 fi
