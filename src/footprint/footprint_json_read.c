@@ -1070,23 +1070,6 @@ static int load_files(struct loader *ld, struct fp_proc *p, const char *ctx)
 	return 0;
 }
 
-/* A process read into a footprint of its own, moved into ld->fp once its pid is known (members come in any order). */
-static void proc_release(struct fp_proc *p)
-{
-	free(p->exe);
-	fp_argv_free(p->argv);
-	fp_argv_free(p->exec_chain);
-	fp_sctab_release(&p->syscalls);
-	fp_sctab_release(&p->seccomp_kills);
-	for (uint32_t i = 0; i < p->files_cap; i++) {
-		if (p->files[i]) {
-			free(p->files[i]->path);
-			free(p->files[i]);
-		}
-	}
-	free(p->files);
-}
-
 static int load_proc(struct loader *ld, const char *ctx)
 {
 	static const char *const names[] = {"pid",	   "ppid",   "threads",	   "execs",	 "attached",
@@ -1116,6 +1099,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 		KILLS
 	};
 	int source = 0, host_pid = 0;
+	/* read into a process of its own, moved into ld->fp once its pid is known (members come in any order) */
 	struct fp_proc tmp = {.threads = 1, .end_s = -1}, *p;
 	uint64_t threads = 1, execs = 0, opens[3] = {0, 0, 0};
 	int pid = 0, ppid = 0, k, rc;
@@ -1199,7 +1183,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 	return 0;
 fail:
 	free(comm);
-	proc_release(&tmp);
+	fp__proc_release(&tmp);
 	return -1;
 }
 
