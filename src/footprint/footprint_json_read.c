@@ -346,11 +346,6 @@ fail:
 	return -1;
 }
 
-static int get_argv(struct loader *ld, const char *ctx, char ***out)
-{
-	return get_strv(ld, ctx, "argv", out);
-}
-
 /*
  * The members of an object, as indexes into names (-1 for an unknown one, whose value the caller skips).
  * A known member given twice is a problem: a footprint never has one, and which would count is a guess.
@@ -386,6 +381,64 @@ static int skip_value(struct loader *ld)
 
 #define NAMES(a) a, sizeof(a) / sizeof(a[0])
 
+/* The context of member key of ctx in messages: "ctx.key", or "key" at the top. */
+static const char *sub_ctx(char *buf, size_t len, const char *ctx, const char *key)
+{
+	snprintf(buf, len, "%s%s%s", ctx, *ctx ? "." : "", key);
+	return buf;
+}
+
+/* An array of objects (or null), member key of ctx: fn reads each, its context "ctx.key[i]". */
+static int load_objects(struct loader *ld, const char *ctx, const char *key,
+			int (*fn)(struct loader *ld, const char *ctx, size_t i, void *arg), void *arg)
+{
+	enum jr_event ev;
+	int rc = value_of(ld, ctx, key, JR_ARRAY, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
+		char sub[320];
+
+		if (ev == JR_ERROR)
+			return -1;
+		snprintf(sub, sizeof(sub), "%s%s%s[%zu]", ctx, *ctx ? "." : "", key, i);
+		if (ev != JR_OBJECT)
+			return fail(ld, sub, NULL, "expected object");
+		if (fn(ld, sub, i, arg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * An object whose keys are data (errno names, syscall keys), or null, member key of ctx: fn reads the value
+ * of each, the key being in ld->jr.text and ctx "ctx.key".
+ */
+static int load_keyed(struct loader *ld, const char *ctx, const char *key,
+		      int (*fn)(struct loader *ld, const char *ctx, void *arg), void *arg)
+{
+	enum jr_event ev;
+	char sub[256];
+	int rc = value_of(ld, ctx, key, JR_OBJECT, false, NUL_OK, &ev);
+
+	if (rc <= 0)
+		return rc;
+	sub_ctx(sub, sizeof(sub), ctx, key);
+	while ((ev = jr_next(&ld->jr)) == JR_KEY)
+		if (fn(ld, sub, arg) < 0)
+			return -1;
+	return ev == JR_OBJECT_END ? 0 : -1;
+}
+
+/* The errno named by the string or key just read; 0 for none. */
+static int errno_of_text(const struct loader *ld)
+{
+	const struct strbuf *t = &ld->jr.text;
+
+	return t->len == strlen(t->buf) ? fp_errno_parse(t->buf) : 0;
+}
+
 static int get_exit(struct loader *ld, const char *ctx, struct fp_exit *out)
 {
 	static const char *const names[] = {"code", "signal", "core"};
@@ -400,7 +453,7 @@ static int get_exit(struct loader *ld, const char *ctx, struct fp_exit *out)
 	rc = value_of(ld, ctx, "exit", JR_OBJECT, false, NUL_OK, &ev);
 	if (rc <= 0)
 		return rc;
-	snprintf(sub, sizeof(sub), "%s%sexit", ctx, *ctx ? "." : "");
+	sub_ctx(sub, sizeof(sub), ctx, "exit");
 	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
 		if (k == CODE)
 			rc = value_of(ld, sub, "code", JR_NUMBER, true, OPT, &ev) < 0 ? -1 : 0;
@@ -455,105 +508,38 @@ static bool valid_sc_name(const char *s)
 	return true;
 }
 
-/* An errnos object: name -> count, each name once. */
-static int get_errnos(struct loader *ld, const char *ctx, struct fp_errno_count **errs, size_t *n)
+struct errnos {
+	struct fp_errno_count *v;
+	size_t n, cap;
+};
+
+/* One member of an errnos object: name -> count, each name once. */
+static int load_errno(struct loader *ld, const char *ctx, void *arg)
 {
+	struct errnos *es = arg;
+	const struct strbuf *t = &ld->jr.text;
+	int err = errno_of_text(ld);
+	char name[64];
+	uint64_t count = 0;
 	enum jr_event ev;
-	char sub[256];
-	size_t cap = 0;
-	int rc = value_of(ld, ctx, "errnos", JR_OBJECT, false, NUL_OK, &ev);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(sub, sizeof(sub), "%s.errnos", ctx);
-	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
-		const struct strbuf *t = &ld->jr.text;
-		int err = t->len == strlen(t->buf) ? fp_errno_parse(t->buf) : 0;
-		char name[64];
-		uint64_t count = 0;
-
-		snprintf(name, sizeof(name), "%s", t->buf);
-		if (err <= 0)
-			return fail(ld, sub, NULL, "unknown errno '%.64s'", t->buf);
-		for (size_t i = 0; i < *n; i++)
-			if ((*errs)[i].err == err)
-				return fail(ld, sub, name, "given twice");
-		ev = jr_next(&ld->jr);
-		if (ev == JR_ERROR)
-			return -1;
-		if (ev == JR_NULL)
-			return fail(ld, sub, name, "must not be null");
-		if (ev != JR_NUMBER || !ld->jr.is_int)
-			return fail(ld, sub, name, "expected an unsigned integer, got %s", type_name(ld, ev));
-		if (to_count(ld, sub, name, COUNT_MAX, &count) < 0)
-			return -1;
-		XGROW(*errs, cap, *n + 1);
-		(*errs)[(*n)++] = (struct fp_errno_count){err, count};
-	}
-	return ev == JR_OBJECT_END ? 0 : -1;
-}
-
-/* One source's share of a merged footprint's row (footprint/merge.h); its index is checked at the end. */
-static int load_share(struct loader *ld, const char *ctx, struct fp_srcstat *ps)
-{
-	static const char *const names[] = {"source", "calls", "errors", "time_s", "errnos"};
-	enum { SOURCE, CALLS, ERRORS, TIME, ERRNOS };
-	struct fp_errno_count *errs = NULL;
-	size_t nerrs = 0;
-	uint32_t seen = 0;
-	int k, rc, source = 0;
-
-	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
-		switch (k) {
-		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
-		case CALLS: rc = get_count(ld, ctx, "calls", COUNT_MAX, &ps->calls); break;
-		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &ps->errors); break;
-		case TIME: rc = get_ns(ld, ctx, "time_s", &ps->time_ns); break;
-		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
-		default: rc = skip_value(ld);
-		}
-		if (rc < 0)
-			break;
-	}
-	ps->errnos = errs;
-	ps->nerrnos = (uint32_t)nerrs;
-	if (rc < 0)
+	snprintf(name, sizeof(name), "%s", t->buf);
+	if (err <= 0)
+		return fail(ld, ctx, NULL, "unknown errno '%.64s'", t->buf);
+	for (size_t i = 0; i < es->n; i++)
+		if (es->v[i].err == err)
+			return fail(ld, ctx, name, "given twice");
+	ev = jr_next(&ld->jr);
+	if (ev == JR_ERROR)
 		return -1;
-	if (!(seen & 1u << SOURCE) || !(seen & 1u << CALLS))
-		return fail(ld, ctx, seen & 1u << SOURCE ? "calls" : "source", "missing");
-	if (ps->errors > ps->calls)
-		return fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)ps->errors);
-	ps->source = (uint32_t)source;
-	return 0;
-}
-
-/* A merged footprint's row: each source's share, by source index. */
-static int load_per_source(struct loader *ld, const char *ctx, struct fp_srcstat **out, uint32_t *n)
-{
-	enum jr_event ev;
-	size_t cap = 0;
-	int rc = value_of(ld, ctx, "per_source", JR_ARRAY, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
-		char sub[256];
-
-		if (ev == JR_ERROR)
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.per_source[%u]", ctx, *n);
-		if (ev != JR_OBJECT)
-			return fail(ld, sub, NULL, "expected object");
-		XGROW(*out, cap, (size_t)*n + 1);
-		memset(&(*out)[*n], 0, sizeof(**out));
-		if (load_share(ld, sub, &(*out)[*n]) < 0) {
-			free((*out)[*n].errnos);
-			return -1;
-		}
-		if (*n && (*out)[*n].source <= (*out)[*n - 1].source)
-			return fail(ld, sub, "source", "out of order or listed twice");
-		(*n)++;
-	}
+	if (ev == JR_NULL)
+		return fail(ld, ctx, name, "must not be null");
+	if (ev != JR_NUMBER || !ld->jr.is_int)
+		return fail(ld, ctx, name, "expected an unsigned integer, got %s", type_name(ld, ev));
+	if (to_count(ld, ctx, name, COUNT_MAX, &count) < 0)
+		return -1;
+	XGROW(es->v, es->cap, es->n + 1);
+	es->v[es->n++] = (struct fp_errno_count){err, count};
 	return 0;
 }
 
@@ -564,63 +550,111 @@ static void shares_free(struct fp_srcstat *v, uint32_t n)
 	free(v);
 }
 
-/* The processes or paths of an error source: [{"comm"|"path": name, "count": n}], within the model's bound. */
-static int load_errsrc_items(struct loader *ld, const char *ctx, const char *list, const char *key, uint32_t max,
-			     struct fp_errsrc *e, bool paths)
+struct shares {
+	struct fp_srcstat *v;
+	uint32_t n;
+	size_t cap;
+};
+
+/* One source's share of a merged footprint's row (footprint/merge.h), by source index; checked at the end. */
+static int load_share(struct loader *ld, const char *ctx, size_t i, void *arg)
 {
-	static const char *const names[] = {"comm", "path", "count"};
-	enum jr_event ev;
-	int rc = value_of(ld, ctx, list, JR_ARRAY, false, NUL_OK, &ev);
+	static const char *const names[] = {"source", "calls", "errors", "time_s", "errnos"};
+	enum { SOURCE, CALLS, ERRORS, TIME, ERRNOS };
+	struct shares *sh = arg;
+	struct fp_srcstat *ps;
+	struct errnos es = {0};
+	uint32_t seen = 0;
+	int k, rc, source = 0;
 
-	if (rc <= 0)
-		return rc;
-	for (uint32_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
-		char sub[320], *name = NULL;
-		uint64_t count = 0;
-		uint32_t seen = 0, before;
-		int k;
-
-		if (ev == JR_ERROR)
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.%s[%u]", ctx, list, i);
-		if (ev != JR_OBJECT)
-			return fail(ld, sub, NULL, "expected object");
-		if (i == max)
-			return fail(ld, sub, NULL, "more than %u %s", max, list);
-		while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
-			if (k >= 0 && k < 2 && !strcmp(names[k], key))
-				rc = get_str(ld, sub, key, &name);
-			else if (k == 2)
-				rc = get_count(ld, sub, "count", COUNT_MAX, &count);
-			else
-				rc = skip_value(ld);
-			if (rc < 0)
-				break;
+	XGROW(sh->v, sh->cap, (size_t)sh->n + 1);
+	ps = &sh->v[sh->n];
+	memset(ps, 0, sizeof(*ps));
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
+		case CALLS: rc = get_count(ld, ctx, "calls", COUNT_MAX, &ps->calls); break;
+		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &ps->errors); break;
+		case TIME: rc = get_ns(ld, ctx, "time_s", &ps->time_ns); break;
+		case ERRNOS: rc = load_keyed(ld, ctx, "errnos", load_errno, &es); break;
+		default: rc = skip_value(ld);
 		}
-		if (rc >= 0 && !name)
-			rc = fail(ld, sub, key, "missing");
-		before = paths ? e->npaths : e->nprocs;
-		if (rc >= 0) {
-			if (paths)
-				fp_errsrc_add_path(e, name, count);
-			else
-				fp_errsrc_add_proc(e, name, count);
-			if ((paths ? e->npaths : e->nprocs) == before)
-				rc = fail(ld, sub, key, "given twice");
-		}
-		free(name);
 		if (rc < 0)
-			return -1;
+			break;
 	}
+	ps->errnos = es.v;
+	ps->nerrnos = (uint32_t)es.n;
+	ps->source = (uint32_t)source;
+	sh->n++; /* freed with the others from here on */
+	if (rc < 0)
+		return -1;
+	if (!(seen & 1u << SOURCE) || !(seen & 1u << CALLS))
+		return fail(ld, ctx, seen & 1u << SOURCE ? "calls" : "source", "missing");
+	if (ps->errors > ps->calls)
+		return fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)ps->errors);
+	if (i && ps->source <= ps[-1].source)
+		return fail(ld, ctx, "source", "out of order or listed twice");
 	return 0;
 }
 
-/* One entry of error_sources: {"errno", "count", "processes", "other_processes", "paths", "other_paths"}. */
-static int load_errsrc(struct loader *ld, const char *ctx, struct fp_sysstat *into)
+/* An error source's processes ("comm") or paths ("path"), within the model's bound. */
+struct errsrc_items {
+	const char *list, *key;
+	uint32_t max;
+	bool paths;
+	struct fp_errsrc *e;
+};
+
+/* One of an error source's processes or paths: {"comm"|"path": name, "count": n}. */
+static int load_errsrc_item(struct loader *ld, const char *ctx, size_t i, void *arg)
+{
+	static const char *const names[] = {"comm", "path", "count"};
+	struct errsrc_items *it = arg;
+	struct fp_errsrc *e = it->e;
+	char *name = NULL;
+	uint64_t count = 0;
+	uint32_t seen = 0, before;
+	int k, rc;
+
+	if (i == it->max)
+		return fail(ld, ctx, NULL, "more than %u %s", it->max, it->list);
+	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		if (k >= 0 && k < 2 && !strcmp(names[k], it->key))
+			rc = get_str(ld, ctx, it->key, &name);
+		else if (k == 2)
+			rc = get_count(ld, ctx, "count", COUNT_MAX, &count);
+		else
+			rc = skip_value(ld);
+		if (rc < 0)
+			break;
+	}
+	if (rc >= 0 && !name)
+		rc = fail(ld, ctx, it->key, "missing");
+	before = it->paths ? e->npaths : e->nprocs;
+	if (rc >= 0) {
+		if (it->paths)
+			fp_errsrc_add_path(e, name, count);
+		else
+			fp_errsrc_add_proc(e, name, count);
+		if ((it->paths ? e->npaths : e->nprocs) == before)
+			rc = fail(ld, ctx, it->key, "given twice");
+	}
+	free(name);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * One entry of a row's error_sources, into the scratch row `into` (its errsrc only):
+ * {"errno", "count", "processes", "other_processes", "paths", "other_paths"}.
+ */
+static int load_errsrc(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
 	static const char *const names[] = {"errno", "count", "processes", "other_processes", "paths", "other_paths"};
 	enum { ERRNO, COUNT, PROCS, OTHER_PROCS, PATHS, OTHER_PATHS };
+	struct fp_sysstat *into = arg;
 	struct fp_errsrc e = {0}, *to;
+	struct errsrc_items procs = {"processes", "comm", FP_ERRSRC_PROCS, false, &e};
+	struct errsrc_items paths = {"paths", "path", FP_ERRSRC_PATHS, true, &e};
 	uint64_t sum = 0;
 	uint32_t seen = 0;
 	int k, rc;
@@ -631,16 +665,14 @@ static int load_errsrc(struct loader *ld, const char *ctx, struct fp_sysstat *in
 		case ERRNO:
 			rc = value_of(ld, ctx, "errno", JR_STRING, false, OPT, &ev);
 			if (rc > 0) {
-				const struct strbuf *t = &ld->jr.text;
-
-				e.err = t->len == strlen(t->buf) ? fp_errno_parse(t->buf) : 0;
-				rc = e.err > 0 ? 0 : fail(ld, ctx, "errno", "unknown errno '%.64s'", t->buf);
+				e.err = errno_of_text(ld);
+				rc = e.err > 0 ? 0 : fail(ld, ctx, "errno", "unknown errno '%.64s'", ld->jr.text.buf);
 			}
 			break;
 		case COUNT: rc = get_count(ld, ctx, "count", COUNT_MAX, &e.count); break;
-		case PROCS: rc = load_errsrc_items(ld, ctx, "processes", "comm", FP_ERRSRC_PROCS, &e, false); break;
+		case PROCS: rc = load_objects(ld, ctx, "processes", load_errsrc_item, &procs); break;
 		case OTHER_PROCS: rc = get_count(ld, ctx, "other_processes", COUNT_MAX, &e.procs_other); break;
-		case PATHS: rc = load_errsrc_items(ld, ctx, "paths", "path", FP_ERRSRC_PATHS, &e, true); break;
+		case PATHS: rc = load_objects(ld, ctx, "paths", load_errsrc_item, &paths); break;
 		case OTHER_PATHS: rc = get_count(ld, ctx, "other_paths", COUNT_MAX, &e.paths_other); break;
 		default: rc = skip_value(ld);
 		}
@@ -680,39 +712,15 @@ static int load_errsrc(struct loader *ld, const char *ctx, struct fp_sysstat *in
 	return 0;
 }
 
-/* A row's error_sources array, into the scratch row `into` (its errsrc only). */
-static int load_errsrcs(struct loader *ld, const char *ctx, struct fp_sysstat *into)
-{
-	enum jr_event ev;
-	int rc = value_of(ld, ctx, "error_sources", JR_ARRAY, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	for (uint32_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
-		char sub[320];
-
-		if (ev == JR_ERROR)
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.error_sources[%u]", ctx, i);
-		if (ev != JR_OBJECT)
-			return fail(ld, sub, NULL, "expected object");
-		if (load_errsrc(ld, sub, into) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int load_syscall(struct loader *ld, const char *ctx)
+static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
 	static const char *const names[] = {"name",   "abi",	"nr",	 "calls",      "errors",
 					    "time_s", "errnos", "class", "per_source", "error_sources"};
 	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE, ERROR_SOURCES };
 	struct fp_sysstat scratch = {0}; /* error_sources, until the row exists */
-	struct fp_srcstat *shares = NULL;
-	uint32_t nshares = 0;
+	struct shares shares = {0};
 	char *name = NULL, *abi_s = NULL, *klass = NULL;
-	struct fp_errno_count *errs = NULL;
-	size_t nerrs = 0;
+	struct errnos es = {0};
 	uint64_t calls = 0, errors = 0, time_ns = 0;
 	uint32_t seen = 0;
 	int k, rc, nr = 0;
@@ -738,10 +746,10 @@ static int load_syscall(struct loader *ld, const char *ctx)
 		case CALLS: rc = get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
 		case ERRORS: rc = get_count(ld, ctx, "errors", COUNT_MAX, &errors); break;
 		case TIME: rc = get_ns(ld, ctx, "time_s", &time_ns); break;
-		case ERRNOS: rc = get_errnos(ld, ctx, &errs, &nerrs); break;
+		case ERRNOS: rc = load_keyed(ld, ctx, "errnos", load_errno, &es); break;
 		case CLASS: rc = get_str(ld, ctx, "class", &klass); break;
-		case PER_SOURCE: rc = load_per_source(ld, ctx, &shares, &nshares); break;
-		case ERROR_SOURCES: rc = load_errsrcs(ld, ctx, &scratch); break;
+		case PER_SOURCE: rc = load_objects(ld, ctx, "per_source", load_share, &shares); break;
+		case ERROR_SOURCES: rc = load_objects(ld, ctx, "error_sources", load_errsrc, &scratch); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -796,12 +804,12 @@ static int load_syscall(struct loader *ld, const char *ctx)
 	s->time_ns = time_ns;
 	if (klass)
 		s->annot.klass = fp__intern(ld->fp, klass);
-	for (size_t i = 0; i < nerrs; i++)
-		fp_sysstat_add_errno(s, errs[i].err, errs[i].count);
-	s->per_source = shares;
-	s->nper_source = s->per_source_cap = nshares;
-	shares = NULL;
-	nshares = 0;
+	for (size_t i = 0; i < es.n; i++)
+		fp_sysstat_add_errno(s, es.v[i].err, es.v[i].count);
+	s->per_source = shares.v;
+	s->nper_source = s->per_source_cap = shares.n;
+	shares.v = NULL;
+	shares.n = 0;
 	rc = 0;
 	for (uint32_t i = 0; i < scratch.nerrsrc && !rc; i++) {
 		const struct fp_errsrc *e = &scratch.errsrc[i];
@@ -828,11 +836,11 @@ static int load_syscall(struct loader *ld, const char *ctx)
 	}
 out:
 	fp_sysstat_errsrc_release(&scratch);
-	shares_free(shares, nshares);
+	shares_free(shares.v, shares.n);
 	free(name);
 	free(abi_s);
 	free(klass);
-	free(errs);
+	free(es.v);
 	return rc;
 }
 
@@ -888,94 +896,92 @@ static int add_proc_syscall(struct loader *ld, struct fp_proc *p, const char *ct
 	return 0;
 }
 
-static int load_proc_syscalls(struct loader *ld, struct fp_proc *p, size_t index, const char *ctx)
+/* The per-process syscall key just read, into key[KEY_MAX]; a longer one, or one with a NUL, is no syscall. */
+#define KEY_MAX 128
+static int read_sc_key(struct loader *ld, const char *ctx, char *key)
+{
+	if (ld->jr.text.len != strlen(ld->jr.text.buf) || ld->jr.text.len >= KEY_MAX)
+		return fail(ld, ctx, NULL, "unknown syscall '%.64s'", ld->jr.text.buf);
+	memcpy(key, ld->jr.text.buf, ld->jr.text.len + 1);
+	return 0;
+}
+
+/* The process whose per-process keys are read, and its index in fp->procs to come. */
+struct proc_at {
+	struct fp_proc *p;
+	size_t index;
+};
+
+/* One member of a process's "syscalls": key -> {"calls", "errors", "time_s"}. */
+static int load_proc_syscall(struct loader *ld, const char *ctx, void *arg)
 {
 	static const char *const names[] = {"calls", "errors", "time_s"};
 	enum { CALLS, ERRORS, TIME };
+	const struct proc_at *at = arg;
+	char key[KEY_MAX], sub[512];
+	enum kf_abi abi = KF_ABI_X86_64;
+	int nr = 0, k, rc;
+	const char *name = NULL;
+	uint64_t calls = 0, errors = 0, time_ns = 0;
+	uint32_t seen = 0;
+	bool later = false;
 	enum jr_event ev;
-	char sub[256];
-	int rc = value_of(ld, ctx, "syscalls", JR_OBJECT, false, NUL_OK, &ev);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(sub, sizeof(sub), "%s.syscalls", ctx);
-	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
-		char key[128], sub2[512];
-		enum kf_abi abi = KF_ABI_X86_64;
-		int nr = 0, k;
-		const char *name = NULL;
-		uint64_t calls = 0, errors = 0, time_ns = 0;
-		uint32_t seen = 0;
-		bool later = false;
-
-		if (ld->jr.text.len != strlen(ld->jr.text.buf) || ld->jr.text.len >= sizeof(key))
-			return fail(ld, sub, NULL, "unknown syscall '%.64s'", ld->jr.text.buf);
-		memcpy(key, ld->jr.text.buf, ld->jr.text.len + 1);
-		snprintf(sub2, sizeof(sub2), "%s.%s", sub, key);
-		if (resolve_key(ld, key, &abi, &nr, &name) < 0) {
-			/* a name only the workload-wide list has, which a hand-made file may give after processes[] */
-			if (ld->syscalls_read || !valid_sc_name(strchr(key, ':') ? strchr(key, ':') + 1 : key))
-				return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
-			later = true;
-		}
-		if (value_of(ld, sub2, NULL, JR_OBJECT, false, OPT, &ev) < 0)
-			return -1;
-		while ((rc = next_member(ld, sub2, NAMES(names), &seen, &k)) > 0) {
-			if (k == CALLS)
-				rc = get_count(ld, sub2, "calls", COUNT_MAX, &calls);
-			else if (k == ERRORS)
-				rc = get_count(ld, sub2, "errors", COUNT_MAX, &errors);
-			else if (k == TIME)
-				rc = get_ns(ld, sub2, "time_s", &time_ns);
-			else
-				rc = skip_value(ld);
-			if (rc < 0)
-				return -1;
-		}
+	if (read_sc_key(ld, ctx, key) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.%s", ctx, key);
+	if (resolve_key(ld, key, &abi, &nr, &name) < 0) {
+		/* a name only the workload-wide list has, which a hand-made file may give after processes[] */
+		if (ld->syscalls_read || !valid_sc_name(strchr(key, ':') ? strchr(key, ':') + 1 : key))
+			return fail(ld, ctx, NULL, "unknown syscall '%.64s'", key);
+		later = true;
+	}
+	if (value_of(ld, sub, NULL, JR_OBJECT, false, OPT, &ev) < 0)
+		return -1;
+	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
+		if (k == CALLS)
+			rc = get_count(ld, sub, "calls", COUNT_MAX, &calls);
+		else if (k == ERRORS)
+			rc = get_count(ld, sub, "errors", COUNT_MAX, &errors);
+		else if (k == TIME)
+			rc = get_ns(ld, sub, "time_s", &time_ns);
+		else
+			rc = skip_value(ld);
 		if (rc < 0)
 			return -1;
-		if (!(seen & 1u << CALLS))
-			return fail(ld, sub2, "calls", "missing");
-		if (errors > calls)
-			return fail(ld, sub2, "errors", "%llu is out of range", (unsigned long long)errors);
-		if (later) {
-			XGROW(ld->pending, ld->pending_cap, ld->npending + 1);
-			ld->pending[ld->npending++] = (struct pending){index, xstrdup(key), calls, errors, time_ns};
-			continue;
-		}
-		if (add_proc_syscall(ld, p, sub, key, abi, nr, name, calls, errors, time_ns) < 0)
-			return -1;
 	}
-	return ev == JR_OBJECT_END ? 0 : -1;
+	if (rc < 0)
+		return -1;
+	if (!(seen & 1u << CALLS))
+		return fail(ld, sub, "calls", "missing");
+	if (errors > calls)
+		return fail(ld, sub, "errors", "%llu is out of range", (unsigned long long)errors);
+	if (later) {
+		XGROW(ld->pending, ld->pending_cap, ld->npending + 1);
+		ld->pending[ld->npending++] = (struct pending){at->index, xstrdup(key), calls, errors, time_ns};
+		return 0;
+	}
+	return add_proc_syscall(ld, at->p, ctx, key, abi, nr, name, calls, errors, time_ns);
 }
 
-/* "seccomp_killed": {"getppid": 1}: the calls a seccomp filter killed tasks of the process in. */
-static int load_seccomp_kills(struct loader *ld, struct fp_proc *p, const char *ctx)
+/* One member of "seccomp_killed": {"getppid": 1}: the calls a seccomp filter killed tasks of the process in. */
+static int load_seccomp_kill(struct loader *ld, const char *ctx, void *arg)
 {
-	enum jr_event ev;
-	char sub[256];
-	int rc = value_of(ld, ctx, "seccomp_killed", JR_OBJECT, false, NUL_OK, &ev);
+	struct fp_proc *p = arg;
+	char key[KEY_MAX];
+	enum kf_abi abi = KF_ABI_X86_64;
+	int nr = 0;
+	const char *name = NULL;
+	uint64_t n = 0;
 
-	if (rc <= 0)
-		return rc;
-	snprintf(sub, sizeof(sub), "%s.seccomp_killed", ctx);
-	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
-		char key[128];
-		enum kf_abi abi = KF_ABI_X86_64;
-		int nr = 0;
-		const char *name = NULL;
-		uint64_t n = 0;
-
-		if (ld->jr.text.len != strlen(ld->jr.text.buf) || ld->jr.text.len >= sizeof(key))
-			return fail(ld, sub, NULL, "unknown syscall '%.64s'", ld->jr.text.buf);
-		memcpy(key, ld->jr.text.buf, ld->jr.text.len + 1);
-		if (resolve_key(ld, key, &abi, &nr, &name) < 0)
-			return fail(ld, sub, NULL, "unknown syscall '%.64s'", key);
-		if (get_count(ld, sub, key, UINT32_MAX, &n) < 0)
-			return -1;
-		fp_sctab_get(&p->seccomp_kills, abi, nr, name)->calls += n;
-	}
-	return ev == JR_OBJECT_END ? 0 : -1;
+	if (read_sc_key(ld, ctx, key) < 0)
+		return -1;
+	if (resolve_key(ld, key, &abi, &nr, &name) < 0)
+		return fail(ld, ctx, NULL, "unknown syscall '%.64s'", key);
+	if (get_count(ld, ctx, key, UINT32_MAX, &n) < 0)
+		return -1;
+	fp_sctab_get(&p->seccomp_kills, abi, nr, name)->calls += n;
+	return 0;
 }
 
 /* Per-file counts are added up (a path given twice is one file); past COUNT_MAX is a problem. */
@@ -991,10 +997,11 @@ static int add_open(struct loader *ld, struct fp_proc *p, const char *ctx, const
 	return 0;
 }
 
-static int load_file(struct loader *ld, struct fp_proc *p, const char *ctx)
+static int load_file(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
 	static const char *const names[] = {"path", "mode", "opens", "errors", "opens_read", "opens_write"};
 	enum { PATH, MODE, OPENS, ERRORS, RD, WR };
+	struct fp_proc *p = arg;
 	char *path = NULL, *mode = NULL;
 	uint64_t opens = 0, errors = 0, r = 0, w = 0;
 	bool have_r = false, have_w = false;
@@ -1049,28 +1056,7 @@ out:
 	return rc;
 }
 
-static int load_files(struct loader *ld, struct fp_proc *p, const char *ctx)
-{
-	enum jr_event ev;
-	int rc = value_of(ld, ctx, "files", JR_ARRAY, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	for (size_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
-		char sub[256];
-
-		if (ev == JR_ERROR)
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.files[%zu]", ctx, i);
-		if (ev != JR_OBJECT)
-			return fail(ld, sub, NULL, "expected object");
-		if (load_file(ld, p, sub) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int load_proc(struct loader *ld, const char *ctx)
+static int load_proc(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
 	static const char *const names[] = {"pid",	   "ppid",   "threads",	   "execs",	 "attached",
 					    "comm",	   "exe",    "argv",	   "start_s",	 "end_s",
@@ -1106,6 +1092,7 @@ static int load_proc(struct loader *ld, const char *ctx)
 	char *comm = NULL;
 	uint32_t seen = 0;
 	bool found = false;
+	struct proc_at at = {&tmp, ld->fp->nprocs};
 
 	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
 		switch (k) {
@@ -1116,19 +1103,19 @@ static int load_proc(struct loader *ld, const char *ctx)
 		case ATTACHED: rc = get_bool(ld, ctx, "attached", &tmp.attached); break;
 		case COMM: rc = get_str(ld, ctx, "comm", &comm); break;
 		case EXE: rc = get_str(ld, ctx, "exe", &tmp.exe); break;
-		case ARGV: rc = get_argv(ld, ctx, &tmp.argv); break;
+		case ARGV: rc = get_strv(ld, ctx, "argv", &tmp.argv); break;
 		case START: rc = get_seconds(ld, ctx, "start_s", OPT, &tmp.start_s, NULL); break;
 		case END: rc = get_seconds(ld, ctx, "end_s", NUL_OK, &tmp.end_s, &found); break;
 		case EXIT: rc = get_exit(ld, ctx, &tmp.exit); break;
-		case FILES: rc = load_files(ld, &tmp, ctx); break;
-		case SYSCALLS: rc = load_proc_syscalls(ld, &tmp, ld->fp->nprocs, ctx); break;
+		case FILES: rc = load_objects(ld, ctx, "files", load_file, &tmp); break;
+		case SYSCALLS: rc = load_keyed(ld, ctx, "syscalls", load_proc_syscall, &at); break;
 		case RD:
 		case WR:
 		case ERRS: rc = get_count(ld, ctx, names[k], COUNT_MAX, &opens[k - RD]); break;
 		case SOURCE: rc = get_int(ld, ctx, "source", 0, INT_MAX, &source); break;
 		case CHAIN: rc = get_strv(ld, ctx, "exec_chain", &tmp.exec_chain); break;
 		case HOST_PID: rc = get_int(ld, ctx, "host_pid", 0, INT_MAX, &host_pid); break;
-		case KILLS: rc = load_seccomp_kills(ld, &tmp, ctx); break;
+		case KILLS: rc = load_keyed(ld, ctx, "seccomp_killed", load_seccomp_kill, &tmp); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -1187,27 +1174,6 @@ fail:
 	return -1;
 }
 
-static int load_array(struct loader *ld, const char *key, int (*load)(struct loader *ld, const char *ctx))
-{
-	enum jr_event ev;
-	int rc = value_of(ld, "", key, JR_ARRAY, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	for (size_t i = 0; (ev = jr_next(&ld->jr)) != JR_ARRAY_END; i++) {
-		char ctx[64];
-
-		if (ev == JR_ERROR)
-			return -1;
-		snprintf(ctx, sizeof(ctx), "%s[%zu]", key, i);
-		if (ev != JR_OBJECT)
-			return fail(ld, ctx, NULL, "expected object");
-		if (load(ld, ctx) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* The schema comes first in any message: a file of another kind is that, whatever else is wrong with it. */
 static int load_schema(struct loader *ld)
 {
@@ -1251,104 +1217,47 @@ static int load_schema(struct loader *ld)
 	return rc;
 }
 
-static int load_host(struct loader *ld)
+/*
+ * What a footprint and each footprint merged into one say alike about their run: the same members, read by
+ * load_run_member() into the same-named fields of struct footprint or struct fp_source.
+ */
+struct run {
+	char **tool, **host_kernel, **host_arch, ***argv, **label, **user, **backend, **started_at, **incomplete_why;
+	pid_t **pids;
+	uint32_t *npids;
+	double *elapsed_s;
+	struct fp_exit *exit;
+	bool *complete;
+	uint64_t *lost_events;
+};
+#define RUN_OF(x)                                                                                                  \
+	((struct run){&(x)->tool, &(x)->host_kernel, &(x)->host_arch, &(x)->argv, &(x)->label, &(x)->user,         \
+		      &(x)->backend, &(x)->started_at, &(x)->incomplete_why, &(x)->attached_pids, &(x)->nattached, \
+		      &(x)->elapsed_s, &(x)->exit, &(x)->complete, &(x)->lost_events})
+/* The run's members, at these indexes (1 to 10) of both objects' name lists. */
+#define RUN_NAMES                                                                                               \
+	"tool", "host", "workload", "backend", "started_at", "elapsed_s", "exit", "complete", "incomplete_why", \
+	    "lost_events"
+enum { R_TOOL = 1, R_HOST, R_WORKLOAD, R_BACKEND, R_STARTED, R_ELAPSED, R_EXIT, R_COMPLETE, R_WHY, R_LOST };
+
+static int load_host(struct loader *ld, const char *ctx, const struct run *r)
 {
 	static const char *const names[] = {"kernel", "arch"};
 	enum jr_event ev;
 	uint32_t seen = 0;
-	int k, rc = value_of(ld, "", "host", JR_OBJECT, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	while ((rc = next_member(ld, "host", NAMES(names), &seen, &k)) > 0) {
-		rc = k < 0 ? skip_value(ld)
-			   : get_str(ld, "host", names[k], k ? &ld->fp->host_arch : &ld->fp->host_kernel);
-		if (rc < 0)
-			return -1;
-	}
-	return rc;
-}
-
-static int load_pids(struct loader *ld)
-{
-	struct footprint *fp = ld->fp;
-	enum jr_event ev;
-	size_t cap = 0;
-	int rc = value_of(ld, "workload", "attached_pids", JR_ARRAY, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
-		int64_t x = -1;
-
-		if (ev == JR_ERROR)
-			return -1;
-		if (ev == JR_NUMBER && ld->jr.is_int) {
-			errno = 0;
-			x = strtoll(ld->jr.text.buf, NULL, 10);
-			x = errno ? -1 : x;
-		}
-		if (x <= 0 || x > INT_MAX)
-			return fail(ld, "workload", "attached_pids", "expected positive integers");
-		XGROW(fp->attached_pids, cap, fp->nattached + 1);
-		fp->attached_pids[fp->nattached++] = (pid_t)x;
-	}
-	return 0;
-}
-
-static int load_workload(struct loader *ld)
-{
-	static const char *const names[] = {"argv", "attached_pids", "label", "user"};
-	enum { ARGV, PIDS, LABEL, USER };
-	struct footprint *fp = ld->fp;
-	enum jr_event ev;
-	uint32_t seen = 0;
-	int k, rc = value_of(ld, "", "workload", JR_OBJECT, false, NUL_OK, &ev);
-
-	if (rc <= 0)
-		return rc;
-	while ((rc = next_member(ld, "workload", NAMES(names), &seen, &k)) > 0) {
-		switch (k) {
-		case ARGV: rc = get_argv(ld, "workload", &fp->argv); break;
-		case PIDS: rc = load_pids(ld); break;
-		case LABEL: rc = get_str(ld, "workload", "label", &fp->label); break;
-		case USER: rc = get_str(ld, "workload", "user", &fp->user); break;
-		default: rc = skip_value(ld);
-		}
-		if (rc < 0)
-			return -1;
-	}
-	return rc;
-}
-
-static bool valid_digest(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (; n < len; n++)
-		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
-			return false;
-	return n == SHA256_HEX_LEN;
-}
-
-static int load_source_host(struct loader *ld, const char *ctx, struct fp_source *src)
-{
-	static const char *const names[] = {"kernel", "arch"};
-	enum jr_event ev;
-	uint32_t seen = 0;
-	char sub[96];
+	char sub[256];
 	int k, rc = value_of(ld, ctx, "host", JR_OBJECT, false, NUL_OK, &ev);
 
 	if (rc <= 0)
 		return rc;
-	snprintf(sub, sizeof(sub), "%s.host", ctx);
+	sub_ctx(sub, sizeof(sub), ctx, "host");
 	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0)
-		if ((k < 0 ? skip_value(ld) : get_str(ld, sub, names[k], k ? &src->host_arch : &src->host_kernel)) < 0)
+		if ((k < 0 ? skip_value(ld) : get_str(ld, sub, names[k], k ? r->host_arch : r->host_kernel)) < 0)
 			return -1;
 	return rc;
 }
 
-static int load_source_pids(struct loader *ld, const char *ctx, struct fp_source *src)
+static int load_pids(struct loader *ld, const char *ctx, const struct run *r)
 {
 	enum jr_event ev;
 	size_t cap = 0;
@@ -1368,30 +1277,30 @@ static int load_source_pids(struct loader *ld, const char *ctx, struct fp_source
 		}
 		if (x <= 0 || x > INT_MAX)
 			return fail(ld, ctx, "attached_pids", "expected positive integers");
-		XGROW(src->attached_pids, cap, src->nattached + 1);
-		src->attached_pids[src->nattached++] = (pid_t)x;
+		XGROW(*r->pids, cap, *r->npids + 1);
+		(*r->pids)[(*r->npids)++] = (pid_t)x;
 	}
 	return 0;
 }
 
-static int load_source_workload(struct loader *ld, const char *ctx, struct fp_source *src)
+static int load_workload(struct loader *ld, const char *ctx, const struct run *r)
 {
 	static const char *const names[] = {"argv", "attached_pids", "label", "user"};
 	enum { ARGV, PIDS, LABEL, USER };
 	enum jr_event ev;
 	uint32_t seen = 0;
-	char sub[96];
+	char sub[256];
 	int k, rc = value_of(ld, ctx, "workload", JR_OBJECT, false, NUL_OK, &ev);
 
 	if (rc <= 0)
 		return rc;
-	snprintf(sub, sizeof(sub), "%s.workload", ctx);
+	sub_ctx(sub, sizeof(sub), ctx, "workload");
 	while ((rc = next_member(ld, sub, NAMES(names), &seen, &k)) > 0) {
 		switch (k) {
-		case ARGV: rc = get_argv(ld, sub, &src->argv); break;
-		case PIDS: rc = load_source_pids(ld, sub, src); break;
-		case LABEL: rc = get_str(ld, sub, "label", &src->label); break;
-		case USER: rc = get_str(ld, sub, "user", &src->user); break;
+		case ARGV: rc = get_strv(ld, sub, "argv", r->argv); break;
+		case PIDS: rc = load_pids(ld, sub, r); break;
+		case LABEL: rc = get_str(ld, sub, "label", r->label); break;
+		case USER: rc = get_str(ld, sub, "user", r->user); break;
 		default: rc = skip_value(ld);
 		}
 		if (rc < 0)
@@ -1400,37 +1309,63 @@ static int load_source_workload(struct loader *ld, const char *ctx, struct fp_so
 	return rc;
 }
 
+/* The value of the run's member k (R_TOOL to R_LOST). */
+static int load_run_member(struct loader *ld, const char *ctx, int k, const struct run *r)
+{
+	switch (k) {
+	case R_TOOL: return get_str(ld, ctx, "tool", r->tool);
+	case R_HOST: return load_host(ld, ctx, r);
+	case R_WORKLOAD: return load_workload(ld, ctx, r);
+	case R_BACKEND: return get_str(ld, ctx, "backend", r->backend);
+	case R_STARTED: return get_str(ld, ctx, "started_at", r->started_at);
+	case R_ELAPSED: return get_seconds(ld, ctx, "elapsed_s", OPT, r->elapsed_s, NULL);
+	case R_EXIT: return get_exit(ld, ctx, r->exit);
+	case R_COMPLETE: return get_bool(ld, ctx, "complete", r->complete);
+	case R_WHY: return get_str(ld, ctx, "incomplete_why", r->incomplete_why);
+	case R_LOST: return get_count(ld, ctx, "lost_events", COUNT_MAX, r->lost_events);
+	default: return skip_value(ld);
+	}
+}
+
+/* A complete run has no reason for being incomplete; an incomplete one always has one. */
+static void settle_incomplete(bool complete, char **why)
+{
+	if (complete) {
+		free(*why);
+		*why = NULL;
+	} else if (!*why) {
+		*why = xstrdup("unknown");
+	}
+}
+
+static bool valid_digest(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (; n < len; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return false;
+	return n == SHA256_HEX_LEN;
+}
+
 /* One footprint that went into a merged one (footprint/merge.h). */
 static int load_source_members(struct loader *ld, const char *ctx, struct fp_source *src)
 {
-	static const char *const names[] = {"digest",	"tool",		  "host",	"workload",
-					    "backend",	"started_at",	  "elapsed_s",	"exit",
-					    "complete", "incomplete_why", "lost_events"};
-	enum { DIGEST, TOOL, HOST, WORKLOAD, BACKEND, STARTED, ELAPSED, EXIT, COMPLETE, WHY, LOST };
+	static const char *const names[] = {"digest", RUN_NAMES};
+	const struct run run = RUN_OF(src);
 	enum jr_event ev;
 	uint32_t seen = 0;
 	int k, rc;
 
 	while ((rc = next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
-		switch (k) {
-		case DIGEST:
+		if (k == 0) {
 			rc = value_of(ld, ctx, "digest", JR_STRING, false, OPT, &ev);
 			if (rc > 0 && !valid_digest(ld->jr.text.buf, ld->jr.text.len))
 				return fail(ld, ctx, "digest", "expected %d lower-case hex digits", SHA256_HEX_LEN);
 			if (rc > 0)
 				src->digest = xstrndup(ld->jr.text.buf, ld->jr.text.len);
-			break;
-		case TOOL: rc = get_str(ld, ctx, "tool", &src->tool); break;
-		case HOST: rc = load_source_host(ld, ctx, src); break;
-		case WORKLOAD: rc = load_source_workload(ld, ctx, src); break;
-		case BACKEND: rc = get_str(ld, ctx, "backend", &src->backend); break;
-		case STARTED: rc = get_str(ld, ctx, "started_at", &src->started_at); break;
-		case ELAPSED: rc = get_seconds(ld, ctx, "elapsed_s", OPT, &src->elapsed_s, NULL); break;
-		case EXIT: rc = get_exit(ld, ctx, &src->exit); break;
-		case COMPLETE: rc = get_bool(ld, ctx, "complete", &src->complete); break;
-		case WHY: rc = get_str(ld, ctx, "incomplete_why", &src->incomplete_why); break;
-		case LOST: rc = get_count(ld, ctx, "lost_events", COUNT_MAX, &src->lost_events); break;
-		default: rc = skip_value(ld);
+		} else {
+			rc = load_run_member(ld, ctx, k, &run);
 		}
 		if (rc < 0)
 			return -1;
@@ -1442,16 +1377,11 @@ static int load_source_members(struct loader *ld, const char *ctx, struct fp_sou
 	for (uint32_t i = 0; i < ld->fp->nsources; i++)
 		if (!strcmp(ld->fp->sources[i].digest, src->digest))
 			return fail(ld, ctx, "digest", "listed twice");
-	if (src->complete) {
-		free(src->incomplete_why);
-		src->incomplete_why = NULL;
-	} else if (!src->incomplete_why) {
-		src->incomplete_why = xstrdup("unknown");
-	}
+	settle_incomplete(src->complete, &src->incomplete_why);
 	return 0;
 }
 
-static int load_source(struct loader *ld, const char *ctx)
+static int load_source(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
 	struct fp_source src = {.complete = true};
 
@@ -1491,37 +1421,25 @@ static int check_sources(struct loader *ld)
 	return 0;
 }
 
+/* The top-level members: the schema, the run (RUN_NAMES), then what only a footprint has. */
+enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES };
+
 static int load_member(struct loader *ld, int k)
 {
 	struct footprint *fp = ld->fp;
-	double d;
-	bool b;
+	const struct run run = RUN_OF(fp);
 
 	switch (k) {
-	case 0: return load_schema(ld);
-	case 1: return get_str(ld, "", "tool", &fp->tool);
-	case 2: return load_host(ld);
-	case 3: return load_workload(ld);
-	case 4: return get_str(ld, "", "backend", &fp->backend);
-	case 5: return get_str(ld, "", "started_at", &fp->started_at);
-	case 6:
-		if (get_seconds(ld, "", "elapsed_s", OPT, &d, &b) < 0)
-			return -1;
-		fp->elapsed_s = b ? d : fp->elapsed_s;
-		return 0;
-	case 7: return get_exit(ld, "", &fp->exit);
-	case 8: return get_bool(ld, "", "complete", &fp->complete);
-	case 9: return get_str(ld, "", "incomplete_why", &fp->incomplete_why);
-	case 10: return get_count(ld, "", "lost_events", COUNT_MAX, &fp->lost_events);
-	case 11:
-		if (load_array(ld, "syscalls", load_syscall) < 0)
+	case SCHEMA: return load_schema(ld);
+	case SYSCALLS:
+		if (load_objects(ld, "", "syscalls", load_syscall, NULL) < 0)
 			return -1;
 		ld->syscalls_read = true;
 		return 0;
-	case 12: return load_array(ld, "processes", load_proc);
-	case 13: return load_array(ld, "sources", load_source);
-	case 14: return get_bool(ld, "", "error_sources", &fp->error_sources);
-	default: return skip_value(ld);
+	case PROCESSES: return load_objects(ld, "", "processes", load_proc, NULL);
+	case SOURCES: return load_objects(ld, "", "sources", load_source, NULL);
+	case ERROR_SOURCES: return get_bool(ld, "", "error_sources", &fp->error_sources);
+	default: return load_run_member(ld, "", k, &run);
 	}
 }
 
@@ -1547,9 +1465,7 @@ static int resolve_pending(struct loader *ld)
 
 static void load_document(struct loader *ld)
 {
-	static const char *const names[] = {"schema",	   "tool",	"host",	     "workload", "backend",
-					    "started_at",  "elapsed_s", "exit",	     "complete", "incomplete_why",
-					    "lost_events", "syscalls",	"processes", "sources",	 "error_sources"};
+	static const char *const names[] = {"schema", RUN_NAMES, "syscalls", "processes", "sources", "error_sources"};
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;
@@ -1565,7 +1481,7 @@ static void load_document(struct loader *ld)
 	while ((rc = next_member(ld, "", NAMES(names), &seen, &k)) != 0) {
 		if (rc > 0 && !ld->msg && !ld->schema_msg)
 			rc = load_member(ld, k);
-		else if (rc > 0 && k == 0 && !ld->schema_msg)
+		else if (rc > 0 && k == SCHEMA && !ld->schema_msg)
 			rc = load_schema(ld);
 		else if (rc > 0)
 			rc = skip_value(ld);
@@ -1598,11 +1514,8 @@ static struct footprint *load(struct loader *ld)
 	if (err || ld->schema_msg || ld->msg) {
 		fp__free(fp);
 		fp = NULL;
-	} else if (fp->complete) {
-		free(fp->incomplete_why);
-		fp->incomplete_why = NULL;
-	} else if (!fp->incomplete_why) {
-		fp->incomplete_why = xstrdup("unknown");
+	} else {
+		settle_incomplete(fp->complete, &fp->incomplete_why);
 	}
 	for (size_t i = 0; i < ld->npending; i++)
 		free(ld->pending[i].key);
