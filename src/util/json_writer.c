@@ -3,6 +3,7 @@
 #include "util/utf8.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +49,18 @@ void jsonw_destroy(json_writer_t **w)
 		fputc('\n', (*w)->f);
 	free(*w);
 	*w = NULL;
+}
+
+int jsonw_finish(json_writer_t **w)
+{
+	FILE *f = (*w)->f;
+
+	jsonw_destroy(w);
+	if (!ferror(f))
+		return 0;
+	if (!errno)
+		errno = EIO;
+	return -1;
 }
 
 bool jsonw_error(const json_writer_t *w)
