@@ -223,7 +223,6 @@ static int write_profile(FILE *out, const void *ctx)
 {
 	const struct profile *p = ctx;
 	json_writer_t *w = jsonw_new(out);
-	bool bad;
 
 	jsonw_start_object(w);
 	jsonw_string_field(w, "defaultAction", "SCMP_ACT_ERRNO");
@@ -242,11 +241,7 @@ static int write_profile(FILE *out, const void *ctx)
 		write_rule(w, &p->enosys, "SCMP_ACT_ERRNO", ENOSYS);
 	jsonw_end_array(w);
 	jsonw_end_object(w);
-	jsonw_destroy(&w);
-	bad = ferror(out) != 0;
-	if (bad && !errno)
-		errno = EIO;
-	return bad ? -1 : 0;
+	return jsonw_finish(&w);
 }
 
 /* 0, 1 for --help, -1 after a message. */

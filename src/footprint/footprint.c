@@ -62,7 +62,7 @@ void fp_source_release(struct fp_source *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void proc_free(struct fp_proc *p)
+void fp__proc_release(struct fp_proc *p)
 {
 	free(p->exe);
 	fp_argv_free(p->argv);
@@ -76,6 +76,11 @@ static void proc_free(struct fp_proc *p)
 		}
 	}
 	free(p->files);
+}
+
+static void proc_free(struct fp_proc *p)
+{
+	fp__proc_release(p);
 	free(p);
 }
 

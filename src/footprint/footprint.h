@@ -224,6 +224,8 @@ void fp__attach(struct footprint *fp, struct fp_attachment a);
 struct fp_proc *fp__proc_find(struct footprint *fp, pid_t pid);
 /* A new live process (a fork, or one found at attach); replaces a dead one with a reused pid. */
 struct fp_proc *fp__proc_new(struct footprint *fp, pid_t pid, pid_t ppid, uint64_t mono_ns);
+/* Frees what p owns but not p: also for a process the reader builds on the stack before its pid is known. */
+void fp__proc_release(struct fp_proc *p);
 /*
  * A successful exec: counts it, updates what is given (NULL: unchanged, as a backend that read /proc first
  * passes) and appends the program (exe, else comm) to the bounded exec chain.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Writes a footprint as schema kfootprint/1 (see DESIGN.md and docs/reports.md). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,7 +336,6 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 int fp__write_json(const struct footprint *fp, FILE *out)
 {
 	json_writer_t *w = jsonw_new(out);
-	bool bad;
 
 	jsonw_start_object(w);
 	jsonw_string_field(w, "schema", FP_SCHEMA);
@@ -370,11 +368,7 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 		if (fp->attachments[i].write_json)
 			fp->attachments[i].write_json(fp->attachments[i].data, w);
 	jsonw_end_object(w);
-	jsonw_destroy(&w);
-	bad = ferror(out) != 0;
-	if (bad && !errno)
-		errno = EIO;
-	return bad ? -1 : 0;
+	return jsonw_finish(&w);
 }
 
 static int write_json(FILE *out, const void *fp)

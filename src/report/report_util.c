@@ -93,6 +93,21 @@ void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp)
 		strbuf_addf(sb, " (%" PRIu64 " lost)", fp->lost_events);
 }
 
+int rpt_incomplete_line(const struct footprint *fp, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (fp->complete)
+		return 0;
+	strbuf_addstr(&sb, "footprint ");
+	rpt_add_incomplete(&sb, fp);
+	strbuf_addch(&sb, '\n');
+	ret = rpt_flush(&sb, out);
+	strbuf_release(&sb);
+	return ret;
+}
+
 const char *rpt_sc_name(const struct fp_sysstat *s, char *buf, size_t len)
 {
 	if (s->abi == kf_abi_host())

@@ -127,17 +127,9 @@ static int render(const struct footprint *fp, FILE *out)
 	struct fp_sysstat **all = fp_sctab_sorted(&fp->syscalls, cmp_time);
 	struct fp_sysstat **rows = xcalloc(fp->syscalls.count + 1, sizeof(*rows));
 	enum kf_abi host = kf_abi_host();
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
 	/* Unlike strace, a footprint can miss calls: then a first line says so (a complete one diffs clean). */
-	if (!fp->complete) {
-		strbuf_addstr(&sb, "footprint ");
-		rpt_add_incomplete(&sb, fp);
-		strbuf_addch(&sb, '\n');
-		ret = rpt_flush(&sb, out);
-		strbuf_release(&sb);
-	}
+	int ret = rpt_incomplete_line(fp, out);
+
 	/* The native ABI first, as strace's personality 0, then the others in strace's personality order. */
 	for (int k = -1; k < KF_ABI_NR && !ret; k++) {
 		enum kf_abi abi = k < 0 ? host : (enum kf_abi)k;

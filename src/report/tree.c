@@ -266,17 +266,9 @@ int rpt_tree(const struct footprint *fp, FILE *out)
 
 static int render(const struct footprint *fp, FILE *out)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
 	/* A tree with processes missing, or cut short, says so before the first line. */
-	if (!fp->complete) {
-		strbuf_addstr(&sb, "footprint ");
-		rpt_add_incomplete(&sb, fp);
-		strbuf_addch(&sb, '\n');
-		ret = rpt_flush(&sb, out);
-		strbuf_release(&sb);
-	}
+	int ret = rpt_incomplete_line(fp, out);
+
 	return ret ? ret : rpt_tree(fp, out);
 }
 

@@ -162,34 +162,54 @@ int cg_each_pid(int dirfd, void (*fn)(struct contain *c, pid_t pid, void *ctx), 
 	return 0;
 }
 
-/* cg_each_pid over the cgroup and every cgroup below it: cgroup.procs lists only its own members. */
-void cg_each_pid_tree(int dirfd, void (*fn)(struct contain *c, pid_t pid, void *ctx), struct contain *c, void *ctx,
-		      int depth)
+/*
+ * Calls fn with the name of each cgroup directly below dirfd. The directory is read through a descriptor of
+ * its own (not dup(): that would share dirfd's offset).
+ */
+static void each_child(int dirfd, void (*fn)(int dirfd, const char *name, void *arg), void *arg)
 {
-	int fd;
-	DIR *d;
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 
-	cg_each_pid(dirfd, fn, c, ctx);
-	fd = depth < 32 ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1; /* own offset */
-	d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	while ((de = readdir(d))) {
-		int sub;
-
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sub >= 0) {
-			cg_each_pid_tree(sub, fn, c, ctx, depth + 1);
-			close(sub);
-		}
-	}
+	while ((de = readdir(d)))
+		if (de->d_type == DT_DIR && strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			fn(dirfd, de->d_name, arg);
 	closedir(d);
+}
+
+struct pid_walk {
+	void (*fn)(struct contain *c, pid_t pid, void *ctx);
+	struct contain *c;
+	void *ctx;
+	int depth;
+};
+
+static void each_pid_below(int dirfd, const char *name, void *arg)
+{
+	const struct pid_walk *w = arg;
+	int sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (sub >= 0) {
+		cg_each_pid_tree(sub, w->fn, w->c, w->ctx, w->depth + 1);
+		close(sub);
+	}
+}
+
+/* cg_each_pid over the cgroup and every cgroup below it: cgroup.procs lists only its own members. */
+void cg_each_pid_tree(int dirfd, void (*fn)(struct contain *c, pid_t pid, void *ctx), struct contain *c, void *ctx,
+		      int depth)
+{
+	struct pid_walk w = {fn, c, ctx, depth};
+
+	cg_each_pid(dirfd, fn, c, ctx);
+	if (depth < 32)
+		each_child(dirfd, each_pid_below, &w);
 }
 
 /* Whether process pid is in the workload's cgroup, as its /proc/PID/cgroup says now. */
@@ -231,33 +251,18 @@ bool cg_populated(const struct contain *c)
 /* --- making and removing it ---------------------------------------------------------------------------- */
 
 /*
- * Removes the cgroups the workload made inside its own (a nested kfootprint, a container runtime): they are
- * its, and its cgroup cannot go while they exist. Depth first; a cgroup still populated stays.
+ * Removes a cgroup the workload made inside its own (a nested kfootprint, a container runtime) and those below
+ * it: they are its, and its cgroup cannot go while they exist. Depth first; a cgroup still populated stays.
  */
-static void remove_children(int dirfd)
+static void remove_child(int dirfd, const char *name, void *arg)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* own offset: not dup() */
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *de;
+	int sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
+	if (sub >= 0) {
+		each_child(sub, remove_child, NULL);
+		close(sub);
 	}
-	while ((de = readdir(d))) {
-		int sub;
-
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sub >= 0) {
-			remove_children(sub);
-			close(sub);
-		}
-		unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
 /* Removes the cgroup once it is empty (a task that has just been killed may hold it a moment). */
@@ -275,7 +280,7 @@ void cg_remove(struct contain *c, bool quiet)
 				perror_msg("removing cgroup '%s'", c->path);
 			return;
 		}
-		remove_children(c->dirfd);
+		each_child(c->dirfd, remove_child, NULL);
 		nap_ms(10);
 	}
 	c->removed = true;

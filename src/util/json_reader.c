@@ -143,24 +143,13 @@ static enum jr_event unexpected(struct json_reader *jr)
 	return stop(jr, true, "unexpected character");
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits after "\u"; -1 after stopping. */
 static long hex4(struct json_reader *jr)
 {
 	long v = 0;
 
 	for (int i = 0; i < 4; i++) {
-		int c = peek(jr), h = c < 0 ? -1 : hexval(c);
+		int c = peek(jr), h = c < 0 ? -1 : hex_value(c);
 
 		if (h < 0) {
 			unexpected(jr);

@@ -3,6 +3,7 @@
 #include "util/utf8.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +49,18 @@ void jsonw_destroy(json_writer_t **w)
 		fputc('\n', (*w)->f);
 	free(*w);
 	*w = NULL;
+}
+
+int jsonw_finish(json_writer_t **w)
+{
+	FILE *f = (*w)->f;
+
+	jsonw_destroy(w);
+	if (!ferror(f))
+		return 0;
+	if (!errno)
+		errno = EIO;
+	return -1;
 }
 
 bool jsonw_error(const json_writer_t *w)
@@ -276,17 +289,6 @@ void jsonw_ns_as_s_field(json_writer_t *w, const char *name, uint64_t ns)
 	jsonw_ns_as_s(w, ns);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 char *jsonw_unescape_bytes(const char *s, bool *had_nul)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -296,8 +298,8 @@ char *jsonw_unescape_bytes(const char *s, bool *had_nul)
 		if (s[0] == '\\' && s[1] == '\\') {
 			strbuf_addch(&sb, '\\');
 			s += 2;
-		} else if (s[0] == '\\' && s[1] == 'x' && hexval(s[2]) >= 0 && hexval(s[3]) >= 0) {
-			char c = (char)(hexval(s[2]) << 4 | hexval(s[3]));
+		} else if (s[0] == '\\' && s[1] == 'x' && hex_value(s[2]) >= 0 && hex_value(s[3]) >= 0) {
+			char c = (char)(hex_value(s[2]) << 4 | hex_value(s[3]));
 
 			if (c)
 				strbuf_addch(&sb, c);

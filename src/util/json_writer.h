@@ -44,6 +44,8 @@ json_writer_t *jsonw_new(FILE *f);
 json_writer_t *jsonw_new_style(FILE *f, unsigned style);
 /* Asserts that every container was closed; writes the final newline (none when compact). *w becomes NULL. */
 void jsonw_destroy(json_writer_t **w);
+/* jsonw_destroy(), then 0, or -1 with errno set (EIO when the stream left none) when the stream had a write error. */
+int jsonw_finish(json_writer_t **w);
 /* True when the stream had a write error. */
 bool jsonw_error(const json_writer_t *w);
 

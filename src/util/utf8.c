@@ -21,3 +21,14 @@ size_t utf8_seq_len(const unsigned char *s)
 	}
 	return 0;
 }
+
+int hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -10,5 +10,7 @@
  * one rule, so a path that round-trips through JSON is displayed the same way.
  */
 size_t utf8_seq_len(const unsigned char *s);
+/* The value of a hex digit (either case), -1 for any other byte: for the JSON reader's \u and the \xHH escapes. */
+int hex_value(int c);
 
 #endif

@@ -61,6 +61,21 @@ static struct footprint *load_capturing(const char *text, const char *what, char
 	return fp;
 }
 
+/* Loads a document the writer wrote: no message, and written again it is the same bytes. */
+static struct footprint *round_trip(const char *a)
+{
+	char *msg, *b;
+	struct footprint *back = load_capturing(a, "mem", &msg);
+
+	assert_string_equal(msg, "");
+	free(msg);
+	assert_non_null(back);
+	b = to_json(back);
+	assert_string_equal(a, b);
+	free(b);
+	return back;
+}
+
 static void test_writer_layout(void **state)
 {
 	char *buf = NULL;
@@ -374,7 +389,7 @@ static void test_footprint_json_exact_lines(void **state)
 static void test_round_trip_identical_bytes(void **state)
 {
 	struct footprint *fp = sample_fp(), *back;
-	char *a, *b, *msg;
+	char *a;
 
 	fp__set_incomplete(fp, "duration");
 	fp->lost_events = 7;
@@ -384,12 +399,7 @@ static void test_round_trip_identical_bytes(void **state)
 	fp__proc_exec(fp, fp->procs[1], "/usr/bin/env", NULL, NULL); /* ls → env: a chain of two */
 	a = to_json(fp);
 	assert_non_null(strstr(a, "\"exec_chain\": [\"/usr/bin/ls\", \"/usr/bin/env\"]"));
-	back = load_capturing(a, "mem", &msg);
-	assert_string_equal(msg, "");
-	free(msg);
-	assert_non_null(back);
-	b = to_json(back);
-	assert_string_equal(a, b);
+	back = round_trip(a);
 
 	/* and the structure came back, not just the bytes */
 	assert_int_equal(back->nprocs, 3);
@@ -423,7 +433,6 @@ static void test_round_trip_identical_bytes(void **state)
 	free(files);
 	assert_true(found);
 	free(a);
-	free(b);
 	fp__free(back);
 	fp__free(fp);
 }
@@ -432,7 +441,7 @@ static void test_round_trip_identical_bytes(void **state)
 static void test_host_pid_and_seccomp_kills(void **state)
 {
 	struct footprint *fp = sample_fp(), *back;
-	char *a, *b, *msg;
+	char *a, *msg;
 
 	fp->procs[1]->host_pid = 4242;
 	fp__seccomp_kill(fp, fp->procs[2], KF_ABI_X86_64, sample_nr(KF_ABI_X86_64, "getppid"), 1);
@@ -442,19 +451,13 @@ static void test_host_pid_and_seccomp_kills(void **state)
 	assert_int_equal(strstr(a, "host_pid") - a, strrstr_offset(a, "host_pid"));
 	assert_non_null(strstr(a, "\"seccomp_killed\": {\"getppid\": 1, \"i386:getpid\": 2}"));
 	assert_int_equal(strstr(a, "seccomp_killed") - a, strrstr_offset(a, "seccomp_killed"));
-	back = load_capturing(a, "mem", &msg);
-	assert_string_equal(msg, "");
-	free(msg);
-	assert_non_null(back);
-	b = to_json(back);
-	assert_string_equal(a, b);
+	back = round_trip(a);
 	assert_int_equal(back->procs[0]->host_pid, 0);
 	assert_int_equal(back->procs[1]->host_pid, 4242);
 	assert_int_equal(back->procs[2]->seccomp_kills.count, 2);
 	assert_int_equal(
 	    fp_sctab_find(&back->procs[2]->seccomp_kills, KF_ABI_I386, sample_nr(KF_ABI_I386, "getpid"))->calls, 2);
 	free(a);
-	free(b);
 	fp__free(back);
 	fp__free(fp);
 	/* a bad entry is refused with the one-line error */
@@ -470,7 +473,7 @@ static void test_host_pid_and_seccomp_kills(void **state)
 static void test_round_trip_extremes(void **state)
 {
 	struct footprint *fp = sample_fp(), *back;
-	char *a, *b, *msg;
+	char *a;
 
 	fp__account(fp, fp->procs[0], KF_ABI_X86_64, 0, 0, 1, 18446744073709551615ull - MS(24));
 	fp__account(fp, NULL, KF_ABI_X86_64, 1, 0, 1, 123456789012345678ull);
@@ -482,15 +485,9 @@ static void test_round_trip_extremes(void **state)
 	assert_non_null(strstr(a, "\"time_s\": 18446744073.709551615"));
 	assert_non_null(strstr(a, "\"time_s\": 123456789.012345678"));
 	assert_non_null(strstr(a, "\"start_s\": 0.000000000,"));
-	back = load_capturing(a, "mem", &msg);
-	assert_string_equal(msg, "");
-	free(msg);
-	assert_non_null(back);
+	back = round_trip(a);
 	assert_int_equal(fp_sctab_find(&back->syscalls, KF_ABI_X86_64, 1)->time_ns, 123456789012345678ull);
-	b = to_json(back);
-	assert_string_equal(a, b);
 	free(a);
-	free(b);
 	fp__free(back);
 	fp__free(fp);
 }
