@@ -44,14 +44,30 @@ mkfifo "$T/fifo"
 one "report of a FIFO with no writer" "'$T/fifo': a FIFO with no writer" "$KF" report "$T/fifo"
 one "map --db of a FIFO with no writer" "--db '$T/fifo': a FIFO with no writer" "$KF" map --db "$T/fifo" --all-syscalls
 one "map of a FIFO as the footprint" "'$T/fifo': a FIFO with no writer" "$KF" map "$T/fifo"
+# writer_first CMD...: CMD reads the FIFO once a background writer has it open. The writer's open waits for a
+# reader and kfootprint's never waits for a writer, so a run that came first (refused, nothing read) is retried.
+writer_first() {
+	for _ in $(seq 50); do
+		timeout 60 "$@" >"$T/out" 2>"$T/err"
+		rc=$?
+		grep -qF 'a FIFO with no writer' "$T/err" || return "$rc"
+		sleep 0.1
+	done
+	return "$rc"
+}
 # with a writer there first, a FIFO is read like a pipe
 { cat "$SAMPLE" >"$T/fifo"; } &
-sleep 0.2
-timeout 20 "$KF" report -F tree "$T/fifo" >"$T/fifo.tree" 2>"$T/err"
-eq "report of a FIFO with a writer" "0 $("$KF" report -F tree "$SAMPLE" | md5sum)" "$? $(md5sum <"$T/fifo.tree")"
+writer_first "$KF" report -F tree "$T/fifo"
+eq "report of a FIFO with a writer" "0 $("$KF" report -F tree "$SAMPLE" | md5sum)" "$? $(md5sum <"$T/out")"
 wait
 { yes "$(printf '%4000s' '')" >"$T/fifo"; } 2>/dev/null &
-one "report of a FIFO fed forever ends at the limit" "'$T/fifo': larger than 1 GiB" "$KF" report "$T/fifo"
+writer_first "$KF" report "$T/fifo"
+rc=$?
+if [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -qF -- "'$T/fifo': larger than 1 GiB" "$T/err"; then
+	ok "report of a FIFO fed forever ends at the limit"
+else
+	not_ok "report of a FIFO fed forever ends at the limit: exit $rc, stderr: $(head -c 300 "$T/err")"
+fi
 kill $! 2>/dev/null
 wait 2>/dev/null
 
