@@ -44,7 +44,7 @@ enum kf_sc_flags {
 	KF_SC_FORK = 1 << 3,	 /* fork, vfork, clone, clone3 */
 	KF_SC_OPEN_HOW = 1 << 4, /* openat2: flags_arg points at struct open_how */
 	KF_SC_CREAT = 1 << 5,	 /* creat: no flags argument, O_WRONLY|O_CREAT|O_TRUNC implied */
-	KF_SC_PATH = 1 << 6,	 /* takes a path it looks up (data/syscalls/pathargs.tsv): see path_arg */
+	KF_SC_PATH = 1 << 6,	 /* takes a path it looks up (lookup column of data/syscalls/args.tsv): see path_arg */
 };
 
 /*
