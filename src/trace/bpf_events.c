@@ -40,21 +40,6 @@ void bpf_set_proc(struct bpf_session *s, uint32_t proc, struct fp_proc *p)
 	s->byproc[proc] = p;
 }
 
-static char **dup_argv(char *const *argv)
-{
-	size_t n = 0;
-	char **v;
-
-	if (!argv)
-		return NULL;
-	while (argv[n])
-		n++;
-	v = xcalloc(n + 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = xstrdup(argv[i]);
-	return v;
-}
-
 /* argv from the new image's argument area: NUL-separated strings, possibly cut at the end. */
 static char **split_args(const char *buf, size_t len)
 {
@@ -85,7 +70,7 @@ static struct fp_proc *new_proc(struct bpf_session *s, uint32_t proc, uint32_t p
 	memcpy(p->comm, comm16, sizeof(p->comm) - 1);
 	if (parent) {
 		p->exe = parent->exe ? xstrdup(parent->exe) : NULL;
-		p->argv = dup_argv(parent->argv);
+		p->argv = fp_argv_dup(parent->argv);
 	}
 	bpf_set_proc(s, proc, p);
 	s->nlive++;
