@@ -246,7 +246,10 @@ static void random_suffix(char *out, size_t n)
 	out[n] = '\0';
 }
 
-/* "NAME.tmp.XXXXXX" in dirfd, not taken yet (the caller creates it with O_EXCL or linkat, which check). */
+/*
+ * "NAME.tmp." and six random characters in dirfd, not taken yet (the caller creates it with O_EXCL or linkat,
+ * which check).
+ */
 static char *tmp_name(const char *name)
 {
 	char sfx[8];
