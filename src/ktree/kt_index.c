@@ -329,6 +329,7 @@ struct kt_index *kt_index_build(const char *srcdir, enum kf_abi abi, const struc
 		kt_resolve(idx, &idx->sys[i], row);
 		kt_map_put(&idx->byname, row->name, (void *)(i + 1));
 	}
+	kt_resolve_reach(idx);
 	double t3 = seconds();
 	debug(
 	    "kernel tree index of %s: %s %.3f s (%zu C files, %zu MB; %zu Kconfig files, %zu entries), resolve %.3f s",
@@ -371,6 +372,11 @@ void kt_index_free(struct kt_index *idx)
 	for (size_t i = 0; i < idx->nsys; i++)
 		syscall_release(&idx->sys[i]);
 	free(idx->sys);
+	for (size_t i = 0; i < idx->nreach; i++)
+		syscall_release(&idx->reach[i]);
+	free(idx->reach);
+	kt_strv_release(&idx->reach_keys);
+	kt_map_release(&idx->reach_byname, NULL);
 	kt_map_release(&idx->byname, NULL);
 	kt_map_release(&idx->chains, kt_chain_free);
 	kt_map_release(&idx->memo, NULL);
@@ -423,6 +429,16 @@ size_t kt_index_nsyscalls(const struct kt_index *idx)
 const struct kt_syscall *kt_index_syscall_at(const struct kt_index *idx, size_t i)
 {
 	return i < idx->nsys ? &idx->sys[i] : NULL;
+}
+
+size_t kt_index_nreach(const struct kt_index *idx)
+{
+	return idx->nreach;
+}
+
+const struct kt_syscall *kt_index_reach_at(const struct kt_index *idx, size_t i)
+{
+	return i < idx->nreach ? &idx->reach[i] : NULL;
 }
 
 const struct kt_option *kt_index_option(const struct kt_index *idx, const char *name)

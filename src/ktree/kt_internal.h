@@ -121,13 +121,48 @@ struct kt_scan {
 	struct kt_condv *arch_want_conds; /* parallel to arch_want */
 	size_t files_read;
 	size_t bytes_read;
-	struct kt_strv seen; /* tree-relative files read and directories listed, for the cache's validity check */
+	struct kt_strv seen;   /* tree-relative files read and directories listed, for the cache's validity check */
+	const char *want_func; /* kt_reach: record this function's column-0 definition (as "FUNC"), not ksys_* */
 };
 /* Scans the directories that can hold syscalls for arch (e.g. "x86"). Returns -1 with *err on a fatal error. */
 int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char **err);
 /* Scans one file's text (exposed for the tests). rel is the tree-relative path. */
 void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
 void kt_scan_release(struct kt_scan *sc);
+
+/* ---- what refinements reach (kt_reach.c: the scanner's half; kt_resolve.c resolves) ---- */
+
+/*
+ * Registrations are kept as kt_defs whose name is a key with a space: "fs ext4", "af AF_UNIX", "anon [eventfd]",
+ * "chr UNIX98_PTY_SLAVE_MAJOR", "chr TTYAUX_MAJOR:2", "misc KVM_MINOR", "blk LOOP_MAJOR", "binfmt script"; macro
+ * is how ("register_filesystem"), calls_ksys the registered object ("ext4_fs_type"). Raw facts resolved later:
+ * "raw bpf_prog X" (include/linux/bpf_types.h, calls_ksys the ops it names), "def X" (where those ops are
+ * defined), "alias X" (calls_ksys the new name of a #define'd binfmt in a file that #includes another).
+ */
+struct kt_reach_at {
+	void (*conds)(const void *st, struct kt_condv *out); /* the #if stack at the line, innermost first */
+	const void *st;
+};
+/* True when text may hold a registration (the scanner skips kt_reach_scan_line() otherwise). */
+bool kt_reach_wanted(const char *text, size_t len);
+/* One source line [l, eol) of text (the whole file, for initializers): records its registrations. */
+void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
+			const char *eol, int line, const struct kt_reach_at *at);
+/* A #define directive (d: "define A B"): records a binfmt alias. */
+void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at);
+/* True for a registration (or raw fact) kt_def, which is never a syscall candidate. */
+bool kt_reach_def(const struct kt_def *d);
+/* True for a registration that is a target (not a raw fact, not a device number the headers do not name). */
+bool kt_reach_target(const struct kt_def *d);
+/*
+ * Before resolving: device numbers from include/uapi/linux/major.h and include/linux/miscdevice.h ("chr 136"),
+ * the bpf types at the definitions of their ops, the #define'd binfmts of #including files, and the rows of the
+ * reviewed table (data/reach-map.tsv) with their function's #if stack, all as more kt_defs.
+ */
+struct kt_index;
+void kt_reach_prepare(struct kt_index *idx);
+/* The reviewed table, embedded (kt_reach_data.c), NUL-terminated. */
+extern const char kt_reach_table[];
 
 /* ---- Makefile/Kbuild (kt_makefile.c parses one, kt_kbuild.c walks them) ---- */
 
@@ -227,6 +262,10 @@ struct kt_index {
 	struct kt_syscall *sys;
 	size_t nsys;
 	bool from_cache;
+	struct kt_syscall *reach; /* what refinements reach, by key (kt_resolve_reach) */
+	size_t nreach;
+	struct kt_strv reach_keys;  /* their keys, sorted; reach[i].name points here */
+	struct kt_map reach_byname; /* key -> (index + 1) */
 };
 
 /* Symbols as conditions name them: CONFIG_X, X, __ARCH_WANT_X, a few arch macros; a kt_lookup_fn on an index. */
@@ -235,6 +274,8 @@ const char *kt_index_lookup(void *ctx, const char *name);
 const char *kt_index_value(struct kt_index *idx, const char *name);
 /* Resolves the chain of one table row into s. */
 void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_syscall *row);
+/* Resolves every target a refinement can reach (idx->reach), after the syscalls. */
+void kt_resolve_reach(struct kt_index *idx);
 /* Frees an entry of idx->chains. */
 void kt_chain_free(void *p);
 

@@ -164,6 +164,8 @@ static bool same_cond(const struct kt_cond *a, const struct kt_cond *b)
 	return a->where && b->where && !strcmp(a->where, b->where) && a->expr && b->expr && !strcmp(a->expr, b->expr);
 }
 
+static void fill(struct kt_index *idx, struct kt_syscall *s, struct cand *c, size_t n, bool follow, const char *note);
+
 void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_syscall *row)
 {
 	s->name = row->name;
@@ -203,6 +205,15 @@ void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_sysc
 		free(c);
 		return;
 	}
+	fill(idx, s, c, n, true, NULL);
+}
+
+/*
+ * The chain of the best of n candidates into s: its file, the file's way into vmlinux, the options, MAINTAINERS.
+ * follow: a wrapper is followed to its ksys_*() helper (syscalls). note: a gap known beforehand, or NULL.
+ */
+static void fill(struct kt_index *idx, struct kt_syscall *s, struct cand *c, size_t n, bool follow, const char *note)
+{
 	struct cand *best = &c[0];
 	const struct kt_def *d = best->def;
 	s->status = best->failing ? KT_NOT_BUILT : KT_RESOLVED;
@@ -218,17 +229,20 @@ void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_sysc
 		kt_condv_push(&conds, &best->conds.v[i]);
 
 	struct strbuf why = STRBUF_INIT;
+	if (note)
+		strbuf_addstr(&why, note);
 	if (best->ch && best->ch->ok) {
 		s->object = xstrdup(best->ch->object);
 		s->makefile = xstrdup(best->ch->makefile);
 		s->makefile_line = best->ch->line;
 		s->included_by = best->ch->included_by ? xstrdup(best->ch->included_by) : NULL;
 	} else {
-		strbuf_addstr(&why, best->ch && best->ch->why ? best->ch->why : "not reached by any Makefile");
+		strbuf_addf(&why, "%s%s", why.len ? "; " : "",
+			    best->ch && best->ch->why ? best->ch->why : "not reached by any Makefile");
 	}
 
 	/* a thin wrapper: follow it to the ksys_*() helper in another file (x86_64 mmap -> mm/mmap.c) */
-	if (d->calls_ksys) {
+	if (follow && d->calls_ksys) {
 		struct cand *ic;
 		size_t in = choose(idx, d->calls_ksys, false, true, &ic);
 		if (in && strcmp(ic[0].def->file, d->file) != 0) {
@@ -284,4 +298,41 @@ void kt_resolve(struct kt_index *idx, struct kt_syscall *s, const struct kf_sysc
 	s->unresolved = why.len ? strbuf_detach(&why) : NULL;
 	strbuf_release(&why);
 	cands_free(c, n);
+}
+
+/* ---- what refinements reach ---- */
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void kt_resolve_reach(struct kt_index *idx)
+{
+	kt_reach_prepare(idx);
+	for (size_t i = 0; i < idx->scan.ndefs; i++) {
+		const struct kt_def *d = &idx->scan.defs[i];
+		if (kt_reach_target(d) && !kt_map_get(&idx->reach_byname, d->name)) {
+			kt_strv_push(&idx->reach_keys, d->name);
+			kt_map_put(&idx->reach_byname, d->name, (void *)1);
+		}
+	}
+	if (idx->reach_keys.n > 1)
+		qsort(idx->reach_keys.v, idx->reach_keys.n, sizeof(char *), strcmp_ptr);
+	idx->reach = xcalloc(idx->reach_keys.n + 1, sizeof(*idx->reach));
+	for (size_t i = 0; i < idx->reach_keys.n; i++) {
+		struct kt_syscall *s = &idx->reach[idx->nreach++];
+		struct cand *c;
+		size_t n = choose(idx, idx->reach_keys.v[i], false, false, &c);
+		const struct kt_def *d = c[0].def;
+		char *note = NULL;
+
+		kt_map_put(&idx->reach_byname, idx->reach_keys.v[i], (void *)(i + 1));
+		s->name = idx->reach_keys.v[i];
+		s->def_name = d->calls_ksys ? xstrdup(d->calls_ksys) : NULL;
+		if (!d->line && d->calls_ksys) /* a row of the reviewed table whose function the file lacks */
+			note = xasprintf("no definition of %s() in %s", d->calls_ksys, d->file);
+		fill(idx, s, c, n, false, note);
+		free(note);
+	}
 }

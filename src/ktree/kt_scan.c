@@ -135,6 +135,20 @@ static void directive(struct cppstate *st, const char *d, int line)
 	free(expr);
 }
 
+static void reach_conds(const void *st, struct kt_condv *out)
+{
+	stack_conds(st, out);
+}
+
+static bool reach_line(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
+		       const char *eol, int line, const struct kt_reach_at *at)
+{
+	size_t before = sc->ndefs;
+
+	kt_reach_scan_line(sc, rel, text, len, l, eol, line, at);
+	return sc->ndefs != before;
+}
+
 static void add_def(struct kt_scan *sc, struct cppstate *st, const char *name, size_t nlen, const char *macro,
 		    bool compat, int line)
 {
@@ -186,17 +200,23 @@ static char *wrapper_target(const char *p, const char *end)
 	return NULL;
 }
 
-/* A function definition of a ksys_* helper at column 0: "type ksys_name(args...)\n{". */
+/*
+ * A function definition of a ksys_* helper at column 0: "type ksys_name(args...)\n{" (or of sc->want_func, for
+ * a row of the reach table).
+ */
 static void maybe_ksys(struct kt_scan *sc, struct cppstate *st, const char *l, const char *eol, const char *end,
 		       int line)
 {
+	const char *want = sc->want_func ? sc->want_func : "ksys_";
+	size_t wn = strlen(want);
+
 	if (!isalpha((unsigned char)*l))
 		return;
-	const char *k = memmem(l, (size_t)(eol - l), "ksys_", 5);
+	const char *k = memmem(l, (size_t)(eol - l), want, wn);
 	if (!k || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_')))
 		return;
 	size_t n = ident_len(k, eol);
-	if (k + n >= eol || k[n] != '(')
+	if (k + n >= eol || k[n] != '(' || (sc->want_func && n != wn))
 		return;
 	/* the parameter list may span lines; a definition is followed by '{', a prototype by ';' */
 	int depth = 0;
@@ -244,14 +264,16 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 	bool is_ni = strcmp(rel, "kernel/sys_ni.c") == 0;
 	bool want_defs =
 	    has(text, len, "SYSCALL_DEFINE") || has(text, len, "SYSCALL32_DEFINE") || has(text, len, "SYS_NI(");
-	bool want_ksys = has(text, len, "ksys_");
+	bool want_ksys = has(text, len, sc->want_func ? sc->want_func : "ksys_");
+	bool want_reach = !sc->want_func && kt_reach_wanted(text, len);
 	bool want_inc = has(text, len, ".c\"");
 	bool want_arch = has(text, len, "__ARCH_WANT_");
 
-	if (!want_defs && !want_ksys && !want_inc && !is_ni && !want_arch)
+	if (!want_defs && !want_ksys && !want_inc && !is_ni && !want_arch && !want_reach)
 		return;
 
 	struct cppstate st = {.rel = rel};
+	struct kt_reach_at at = {reach_conds, &st};
 	const char *end = text + len;
 	int line = 1;
 	struct strbuf dir = STRBUF_INIT;
@@ -288,11 +310,13 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 				const char *a = strchr(d, '"'), *b = a ? strchr(a + 1, '"') : NULL;
 				if (a && b && b - a > 3 && !strncmp(b - 2, ".c", 2))
 					add_include(sc, &st, a + 1, (size_t)(b - a - 1), this_line);
-			} else if (!strncmp(d, "define", 6) && want_arch) {
+			} else if (!strncmp(d, "define", 6) && (want_arch || want_inc)) {
 				const char *m = d + 6;
+				if (want_inc)
+					kt_reach_scan_define(sc, rel, d, this_line, &at);
 				while (*m == ' ' || *m == '\t')
 					m++;
-				if (!strncmp(m, "__ARCH_WANT_", 12)) {
+				if (want_arch && !strncmp(m, "__ARCH_WANT_", 12)) {
 					size_t n = ident_len(m, m + strlen(m));
 					char *name = xstrndup(m, n);
 					struct kt_condv cv = {0};
@@ -306,6 +330,8 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 			} else {
 				directive(&st, d, this_line);
 			}
+		} else if (want_reach && p < eol && reach_line(sc, rel, text, len, l, eol, this_line, &at)) {
+			/* a registration line defines no syscall */
 		} else if ((want_defs || is_ni) && p < eol && (*p == 'S' || *p == 'C')) {
 			bool compat = !strncmp(p, "COMPAT_SYSCALL_DEFINE", 21);
 			const char *m = compat ? p + 21 : !strncmp(p, "SYSCALL_DEFINE", 14) ? p + 14 : NULL;
@@ -436,9 +462,14 @@ static void walk(struct kt_scan *sc, const char *srcdir, const char *rel, const 
 
 int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char **err)
 {
-	/* Every SYSCALL_DEFINE of 6.1 lives under these; drivers/ is 876 MB, of which only char/ and pci/ count. */
-	static const char *const dirs[] = {"fs",       "mm",	"kernel",	"net",	       "ipc", "security",
-					   "io_uring", "block", "drivers/char", "drivers/pci", "init"};
+	/*
+	 * Every SYSCALL_DEFINE of 6.1 lives under these; drivers/ is 876 MB, of which only char/ and pci/ count. The
+	 * rest are read for what refinements reach: the tty, block, base (devtmpfs) and input drivers' majors, KVM.
+	 */
+	static const char *const dirs[] = {"fs",	   "mm",       "kernel",      "net",	       "ipc",
+					   "security",	   "io_uring", "block",	      "drivers/char",  "drivers/pci",
+					   "init",	   "virt",     "drivers/tty", "drivers/block", "drivers/base",
+					   "drivers/input"};
 	char *archdir = xasprintf("arch/%s", arch);
 	char *skip = xasprintf("arch/%s/um", arch); /* user-mode Linux, not built for the arch itself */
 	char *unistd = xasprintf("arch/%s/include/asm/unistd.h", arch);
@@ -447,6 +478,7 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 		walk(sc, srcdir, dirs[i], NULL, 0);
 	walk(sc, srcdir, archdir, skip, 0);
 	scan_file(sc, srcdir, unistd);
+	scan_file(sc, srcdir, "include/linux/bpf_types.h"); /* the bpf program and map types, and their options */
 	free(archdir);
 	free(skip);
 	free(unistd);

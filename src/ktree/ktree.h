@@ -224,6 +224,36 @@ const char *kt_index_option_value(const struct kt_index *idx, const char *name);
  */
 size_t kt_index_file_sections(const struct kt_index *idx, const char *path, struct kt_section_match **out);
 
+/*
+ * What refinements reach (a footprint's "reached": an fd kind, a socket family, a filesystem, an ioctl command, a
+ * namespace, a binfmt, a bpf program or map type...): every target the tree registers, each as a kt_syscall chain
+ * (the same fields, resolved by the same rules) whose name is its key, in key order:
+ *   "fs ext4"           register_filesystem() of a file_system_type whose .name is "ext4"
+ *   "af AF_UNIX"        sock_register() of a net_proto_family whose .family is PF_UNIX
+ *   "anon [eventfd]"    anon_inode_getfd/getfile*("[eventfd]", ...)
+ *   "chr 136", "chr 5:2", "chr 10:232", "blk 7"   register_chrdev*, a tty driver's major, misc_register's
+ *                       minor, register_blkdev (numbers from include/uapi/linux/major.h, include/linux/miscdevice.h)
+ *   "binfmt script"     register_binfmt(&script_format) (compat_elf: compat_binfmt_elf.c's #define)
+ *   "bpf_prog BPF_PROG_TYPE_XDP", "bpf_map BPF_MAP_TYPE_HASH"   include/linux/bpf_types.h, at the ops' definition
+ *   "ioctl TC*", "ns CLONE_NEWNET", "prctl *", ...  rows of the reviewed table data/reach-map.tsv
+ * macro says how it is registered ("register_filesystem", "data/reach-map.tsv:12"), def_name the registered
+ * object or the table's function, file:line the registration (or the function); entry is NULL.
+ */
+size_t kt_index_nreach(const struct kt_index *idx);
+const struct kt_syscall *kt_index_reach_at(const struct kt_index *idx, size_t i);
+/*
+ * The keys a refinement (kind, value as footprint.h spells them) may reach, best first, malloc'd into out (at most
+ * max, 4 is enough): ("fd", "file:ext4") -> "fs ext4"; ("fd", "chr:136:3") -> "chr 136:3", "chr 136";
+ * ("socket", "AF_INET:SOCK_STREAM:IPPROTO_TCP") -> "af AF_INET"; ("ioctl", "TCGETS") -> "ioctl TCGETS".
+ */
+size_t kt_reach_keys(const char *kind, const char *value, char **out, size_t max);
+/*
+ * The target of a refinement among n: the first key of kt_reach_keys() that one has, else the longest pattern
+ * ("ioctl TC*") the first key starts with; NULL when none.
+ */
+const struct kt_syscall *kt_reach_find(const struct kt_syscall *const *t, size_t n, const char *kind,
+				       const char *value);
+
 /* The cache directory: $XDG_CACHE_HOME/kfootprint, else $HOME/.cache/kfootprint. malloc'd; NULL when neither set. */
 char *kt_cache_dir(void);
 
