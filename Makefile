@@ -45,19 +45,25 @@ SRC_ALL  := $(sort $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c)))
 SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf%),$(SRC_ALL))
 GEN_C    := $(BUILD)/gen/syscalltbl.c
 GEN_H    := $(BUILD)/gen/syscalltbl.h
+GEN_REACH := $(BUILD)/gen/reachtbl.c
 BPF_SRC  := $(if $(filter 1,$(NO_BPF)),,$(wildcard src/bpf/*.bpf.c))
 BPF_SKEL := $(patsubst src/bpf/%.bpf.c,$(BUILD)/gen/%.skel.h,$(BPF_SRC))
 # Kept: make would delete them as intermediates and rebuild every object next time.
 .SECONDARY: $(BPF_SKEL) $(BPF_SKEL:.skel.h=.bpf.o) $(BPF_SKEL:.skel.h=.btf.h)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJ := $(call obj,$(SRC_LIB)) $(BUILD)/obj/gen/syscalltbl.o
+LIB_OBJ := $(call obj,$(SRC_LIB)) $(BUILD)/obj/gen/syscalltbl.o $(BUILD)/obj/gen/reachtbl.o
 ASAN_DIR := $(BUILD)/asan
 
 # Generated syscall tables: data/syscalls/*.tbl are extracted from the kernel's own tables (see data/README.md).
 $(GEN_C) $(GEN_H) &: data/gen-syscalltbl.sh $(wildcard data/syscalls/*)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(BUILD)/gen && sh data/gen-syscalltbl.sh data/syscalls $(BUILD)/gen
+
+# Generated name tables of what calls reach: data/reach/*.tsv are generated from a kernel tree (data/gen-reach.sh).
+$(GEN_REACH): data/gen-reachtbl.sh $(wildcard data/reach/*.tsv)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(BUILD)/gen && sh data/gen-reachtbl.sh data/reach $(BUILD)/gen
 
 # The kernel side reads registers through CO-RE, per architecture (libbpf's bpf_tracing.h names): this machine's.
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -88,6 +94,10 @@ $(BUILD)/obj/%.o: %.c $(GEN_H) $(BPF_SKEL)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/gen/syscalltbl.o: $(GEN_C)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/gen/reachtbl.o: $(GEN_REACH) src/abi/reach.h
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -c $< -o $@
 
@@ -136,7 +146,7 @@ man: $(BUILD)/tests/test_options
 # runs a short bounded pass in `make check`.
 FUZZ_TIME ?= 60
 # The reader, the model and the renderers are instrumented; whatever else they reach comes from libkf.a.
-FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c src/abi/*.c) $(GEN_C) \
+FUZZ_SRC  := tests/fuzz/fuzz_load.c $(wildcard src/footprint/*.c src/util/*.c src/abi/*.c) $(GEN_C) $(GEN_REACH) \
              $(filter-out src/report/map_%,$(wildcard src/report/*.c))
 $(BUILD)/fuzz/fuzz_load: $(FUZZ_SRC) $(GEN_H) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)

@@ -5,7 +5,7 @@
 #   newer.tsv     nr<TAB>name<TAB>entry<TAB>abis rows newer than the extracted tree, for a comma list of ABIs
 #   classes.tsv   name<TAB>CLASS<TAB>source      the subsystem class of every name (KF_CLASS_* without prefix),
 #                                                made by data/gen-classes.sh; rows without an entry get NONE
-#   args.tsv      definition<TAB>nargs<TAB>kinds<TAB>lookup<TAB>source  argument count, path and dirfd arguments
+#   args.tsv      definition<TAB>nargs<TAB>kinds<TAB>lookup<TAB>source  argument count, path, dirfd and fd arguments
 #                                                of each SYSCALL_DEFINEn (data/gen-args.sh); a row's entry sys_X
 #                                                names definition X; nargs - (newer than the tree): six shown;
 #                                                lookup: the index of the path it looks up, such rows get
@@ -80,20 +80,21 @@ for abi in $abis; do
 			else if (name == "exit" || name == "exit_group") flags = "KF_SC_NORETURN"
 			else if (name ~ /^(fork|vfork|clone|clone3)$/) flags = "KF_SC_FORK"
 			# Arguments from the definition the entry point names (sys_newstat: newstat); -1: not in the tree.
-			def = $3; sub(/^(compat_)?sys_/, "", def); na = -1; pm = 0; dm = 0
+			def = $3; sub(/^(compat_)?sys_/, "", def); na = -1; pm = 0; dm = 0; fm = 0
 			if ($3 != "-" && def in nargs) {
 				na = nargs[def]
 				for (i = 1; i <= na; i++) {
 					if (substr(kinds[def], i, 1) == "p") pm += 2 ^ (i - 1)
 					if (substr(kinds[def], i, 1) == "d") dm += 2 ^ (i - 1)
+					if (substr(kinds[def], i, 1) == "f") fm += 2 ^ (i - 1)
 				}
 			}
 			if ($3 != "-" && def in parg) {
 				flags = (flags == "0" ? "KF_SC_PATH" : flags " | KF_SC_PATH")
 				pa = parg[def]
 			}
-			printf "\t{ \"%s\", %s, %d, %s, KF_CLASS_%s, %s, %d, %d, %d, %d, %d, %s },\n", name, entry, $1, ABI, c,
-				flags, pa, fa, na, pm, dm, (name in st ? st[name] : "0")
+			printf "\t{ \"%s\", %s, %d, %s, KF_CLASS_%s, %s, %d, %d, %d, %d, %d, %d, %s },\n", name, entry, $1, ABI, c,
+				flags, pa, fa, na, pm, dm, fm, (name in st ? st[name] : "0")
 		}' "$classes" "$args" "$sclasses" "$tmp/sorted" >>"$tmp/c"
 	echo "};" >>"$tmp/c"
 	# Name index: row positions sorted by strcmp order (LC_ALL=C), for bsearch.

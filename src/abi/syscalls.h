@@ -76,6 +76,7 @@ struct kf_syscall {
 	signed char nargs;	  /* its argument count; -1 when the tree has no definition for it */
 	unsigned char path_args;  /* bit i: argument i is a path string */
 	unsigned char dirfd_args; /* bit i: argument i is a directory fd (AT_FDCWD) */
+	unsigned char fd_args;	  /* bit i: argument i is an fd whose file the call reaches (fp_reach "fd") */
 	unsigned short strace;	  /* enum kf_strace_class bits */
 };
 

@@ -113,6 +113,7 @@ void fp__free(struct footprint *fp)
 	for (size_t i = 0; i < fp->ninterned; i++)
 		free(fp->interned[i]);
 	free(fp->interned);
+	free(fp->intern_hash);
 	free(fp);
 }
 
@@ -161,14 +162,37 @@ void fp__set_incomplete(struct footprint *fp, const char *why)
 		fp->incomplete_why = xstrdup(why);
 }
 
-/* Interning keeps one copy of names loaded from JSON that the tables do not know. */
+static uint32_t str_hash(const char *s);
+
+/*
+ * Interning keeps one copy of names loaded from JSON that the tables do not know, and of the refinements' strings
+ * (a backend interns one per refinement of a call: hashed, not searched).
+ */
 const char *fp__intern(struct footprint *fp, const char *s)
 {
-	for (size_t i = 0; i < fp->ninterned; i++)
-		if (!strcmp(fp->interned[i], s))
-			return fp->interned[i];
+	uint32_t mask = fp->intern_hash_cap - 1, i;
+
+	if (fp->intern_hash_cap) {
+		for (i = str_hash(s) & mask; fp->intern_hash[i]; i = (i + 1) & mask)
+			if (!strcmp(fp->interned[fp->intern_hash[i] - 1], s))
+				return fp->interned[fp->intern_hash[i] - 1];
+	}
+	if ((fp->ninterned + 1) * 2 > fp->intern_hash_cap) {
+		fp->intern_hash_cap = fp->intern_hash_cap ? 2 * fp->intern_hash_cap : 64;
+		mask = fp->intern_hash_cap - 1;
+		free(fp->intern_hash);
+		fp->intern_hash = xcalloc(fp->intern_hash_cap, sizeof(*fp->intern_hash));
+		for (size_t k = 0; k < fp->ninterned; k++) {
+			for (i = str_hash(fp->interned[k]) & mask; fp->intern_hash[i]; i = (i + 1) & mask)
+				;
+			fp->intern_hash[i] = (uint32_t)k + 1;
+		}
+	}
 	XGROW(fp->interned, fp->interned_cap, fp->ninterned + 1);
 	fp->interned[fp->ninterned] = xstrdup(s);
+	for (i = str_hash(s) & mask; fp->intern_hash[i]; i = (i + 1) & mask)
+		;
+	fp->intern_hash[i] = (uint32_t)fp->ninterned + 1;
 	return fp->interned[fp->ninterned++];
 }
 
@@ -245,6 +269,7 @@ void fp_sctab_release(struct fp_sctab *t)
 			free(t->slots[i]->per_source);
 			free(t->slots[i]->errnos);
 			fp_sysstat_errsrc_release(t->slots[i]);
+			fp_sysstat_reach_release(t->slots[i]);
 			free(t->slots[i]);
 		}
 	}
@@ -258,6 +283,8 @@ static void sysstat_free(struct fp_sysstat *s)
 		free(s->per_source[j].errnos);
 	free(s->per_source);
 	free(s->errnos);
+	fp_sysstat_errsrc_release(s);
+	fp_sysstat_reach_release(s);
 	free(s);
 }
 

@@ -97,6 +97,25 @@ struct fp_errsrc {
 	uint64_t procs_other, paths_other;
 };
 
+/*
+ * What calls of one syscall reached beyond its name (docs/reports.md "Reached"): a refinement (kind, value[, fd])
+ * such as ("fd", "pipe"), ("socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP") or ("ioctl", "TCGETS", fd "chr:136:0"),
+ * counted per syscall row, workload-wide and per process. Values come from the one formatter (abi/reach.h), so
+ * that every backend writes the same bytes. Bounded: a row keeps the FP_REACH_MAX refinements first in byte order
+ * of (kind, value, fd), with exact counts, and counts the calls of any other in reach_other (as error sources do,
+ * so that what is kept does not depend on the order of calls or of merged footprints).
+ */
+#define FP_REACH_MAX 64
+
+struct fp_reach {
+	const char *kind;      /* interned: "fd", "socket", "ioctl", ... */
+	const char *value;     /* interned */
+	const char *fd;	       /* interned or NULL: the fd kind an "ioctl" was made on */
+	uint64_t calls;	       /* calls of the row's syscall that reached it */
+	uint64_t errors;       /* of those, the ones that failed */
+	struct fp_annot annot; /* workload-wide table only; filled by the annotate stage */
+};
+
 /* Aggregate for one (ABI, syscall number). */
 struct fp_sysstat {
 	const char *name; /* interned; from the table, or from a loaded JSON for unknown rows */
@@ -112,6 +131,9 @@ struct fp_sysstat {
 	uint32_t nper_source, per_source_cap;
 	struct fp_errsrc *errsrc; /* global table only: sorted by err */
 	uint32_t nerrsrc;
+	struct fp_reach *reach; /* what its calls reached, in the order first seen (fp_sysstat_reach_sorted) */
+	uint32_t nreach, reach_cap;
+	uint64_t reach_other; /* calls that reached a refinement beyond the FP_REACH_MAX kept */
 };
 
 /* A small hash of (abi, nr) -> fp_sysstat, shared by the workload-wide and per-process views. */
@@ -184,6 +206,7 @@ struct footprint {
 	char *incomplete_why; /* set when !complete: "duration", "interrupted", "lost events", ... */
 	uint64_t lost_events;
 	bool error_sources; /* the backend recorded syscalls[].errsrc (not every backend does) */
+	bool reach;	    /* the backend recorded what calls reached (syscalls[].reached; fp__reach) */
 
 	struct fp_sctab syscalls; /* workload-wide */
 	struct fp_proc **procs;	  /* in order of appearance */
@@ -201,6 +224,8 @@ struct footprint {
 	uint64_t t0_ns;
 	char **interned;
 	size_t ninterned, interned_cap;
+	uint32_t *intern_hash; /* 1 + index in interned, open addressing */
+	uint32_t intern_hash_cap;
 };
 
 struct footprint *fp__new(void);
@@ -270,6 +295,27 @@ void fp__error_source(struct footprint *fp, const struct fp_proc *p, enum kf_abi
 /* The same, by the process's name: the bpf backend knows the name a failure was made under, maybe before p. */
 void fp__error_source_comm(struct footprint *fp, const char *comm, enum kf_abi abi, int nr, int err, const char *path,
 			   uint64_t n);
+/*
+ * n calls of (abi, nr) by p (NULL: workload-wide only) reached (kind, value, fd) (fd NULL but for "ioctl"); err as
+ * for fp__account. Call after fp__account() for the same calls; one call that reaches several refinements (clone
+ * with two CLONE_NEW* flags, sendfile between two kinds of fd) gives each once. Sets fp->reach.
+ */
+void fp__reach(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, const char *kind, const char *value,
+	       const char *fd, int err, uint64_t n);
+/*
+ * Adds calls and errors to the refinement (kind, value, fd) of s, within FP_REACH_MAX (else to reach_other); the
+ * strings must outlive s (interned in its footprint). Returns the entry, or NULL when it went to reach_other.
+ */
+struct fp_reach *fp_sysstat_add_reach(struct fp_sysstat *s, const char *kind, const char *value, const char *fd,
+				      uint64_t calls, uint64_t errors);
+/* The refinement (kind, value, fd) of s, or NULL. */
+struct fp_reach *fp_sysstat_find_reach(const struct fp_sysstat *s, const char *kind, const char *value, const char *fd);
+/* The refinements of s most calls first (then kind, value, fd); caller frees the array only (NULL-terminated). */
+struct fp_reach **fp_sysstat_reach_sorted(const struct fp_sysstat *s);
+/* (kind, value, fd) in byte order, fd NULL first: the order that decides which refinements a row keeps. */
+int fp_reach_cmp_key(const struct fp_reach *a, const struct fp_reach *b);
+/* Frees the refinements of s. */
+void fp_sysstat_reach_release(struct fp_sysstat *s);
 /* The sources of errno err of s, created empty when new. */
 struct fp_errsrc *fp_sysstat_errsrc(struct fp_sysstat *s, int err);
 /* Adds n to the item `name` of a list (procs or paths of e), within its bound; else to the list's other count. */

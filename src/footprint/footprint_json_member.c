@@ -454,3 +454,72 @@ out:
 	free(sig);
 	return rc < 0 ? -1 : 0;
 }
+
+/*
+ * One refinement of a row's "reached" (workload-wide or per process), into the scratch row arg (its reach only):
+ * {"kind", "value", "fd"?, "calls", "errors", "kernel"?}; the "kernel" object is the annotate stage's, not read.
+ */
+int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg)
+{
+	static const char *const names[] = {"kind", "value", "fd", "calls", "errors"};
+	enum { KIND, VALUE, FD, CALLS, ERRORS };
+	struct fp_sysstat *into = arg;
+	char *str[3] = {NULL, NULL, NULL};
+	uint64_t calls = 0, errors = 0;
+	uint32_t seen = 0;
+	int k, rc;
+
+	if (index == FP_REACH_MAX)
+		return ld_fail(ld, ctx, NULL, "more than %d refinements", FP_REACH_MAX);
+	while ((rc = ld_next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
+		switch (k) {
+		case KIND:
+		case VALUE:
+		case FD: rc = ld_get_str(ld, ctx, names[k], &str[k]); break;
+		case CALLS: rc = ld_get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
+		case ERRORS: rc = ld_get_count(ld, ctx, "errors", COUNT_MAX, &errors); break;
+		default: rc = ld_skip_value(ld);
+		}
+		if (rc < 0)
+			break;
+	}
+	for (int i = KIND; rc >= 0 && i <= VALUE; i++)
+		if (!str[i] || !*str[i])
+			rc = ld_fail(ld, ctx, names[i], str[i] ? "empty" : "missing");
+	if (rc >= 0 && str[FD] && !*str[FD])
+		rc = ld_fail(ld, ctx, "fd", "empty");
+	if (rc >= 0 && !(seen & 1u << CALLS))
+		rc = ld_fail(ld, ctx, "calls", "missing");
+	if (rc >= 0 && errors > calls)
+		rc = ld_fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)errors);
+	if (rc >= 0 && fp_sysstat_find_reach(into, str[KIND], str[VALUE], str[FD]))
+		rc = ld_fail(ld, ctx, NULL, "%.32s '%.64s' given twice", str[KIND], str[VALUE]);
+	if (rc >= 0)
+		fp_sysstat_add_reach(into, fp__intern(ld->fp, str[KIND]), fp__intern(ld->fp, str[VALUE]),
+				     str[FD] ? fp__intern(ld->fp, str[FD]) : NULL, calls, errors);
+	for (int i = 0; i < 3; i++)
+		free(str[i]);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Moves the refinements read into a scratch row onto row s, adding them up (a key given twice is one entry). */
+int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, struct fp_sysstat *s)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < from->nreach && !rc; i++) {
+		const struct fp_reach *r = &from->reach[i];
+		struct fp_reach *t = fp_sysstat_find_reach(s, r->kind, r->value, r->fd);
+
+		if (t && (r->calls > COUNT_MAX - t->calls || r->errors > COUNT_MAX - t->errors))
+			rc = ld_fail(ld, ctx, "reached", "counted twice, past the range of a count");
+		else
+			fp_sysstat_add_reach(s, r->kind, r->value, r->fd, r->calls, r->errors);
+	}
+	if (!rc && from->reach_other > COUNT_MAX - s->reach_other)
+		rc = ld_fail(ld, ctx, "reached_other", "past the range of a count");
+	else
+		s->reach_other += from->reach_other;
+	fp_sysstat_reach_release(from);
+	return rc;
+}

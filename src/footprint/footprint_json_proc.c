@@ -94,11 +94,12 @@ struct proc_at {
 	size_t index;
 };
 
-/* One member of a process's "syscalls": key -> {"calls", "errors", "time_s"}. */
+/* One member of a process's "syscalls": key -> {"calls", "errors", "time_s", "reached"}. */
 static int load_proc_syscall(struct loader *ld, const char *ctx, void *arg)
 {
-	static const char *const names[] = {"calls", "errors", "time_s"};
-	enum { CALLS, ERRORS, TIME };
+	static const char *const names[] = {"calls", "errors", "time_s", "reached", "reached_other"};
+	enum { CALLS, ERRORS, TIME, REACHED, REACHED_OTHER };
+	struct fp_sysstat scratch = {0}; /* reached, until the entry exists */
 	const struct proc_at *at = arg;
 	char key[KEY_MAX], sub[512];
 	enum kf_abi abi = KF_ABI_X86_64;
@@ -127,23 +128,37 @@ static int load_proc_syscall(struct loader *ld, const char *ctx, void *arg)
 			rc = ld_get_count(ld, sub, "errors", COUNT_MAX, &errors);
 		else if (k == TIME)
 			rc = ld_get_ns(ld, sub, "time_s", &time_ns);
+		else if (k == REACHED)
+			rc = ld_objects(ld, sub, "reached", ld_load_reach, &scratch);
+		else if (k == REACHED_OTHER)
+			rc = ld_get_count(ld, sub, "reached_other", COUNT_MAX, &scratch.reach_other);
 		else
 			rc = ld_skip_value(ld);
 		if (rc < 0)
-			return -1;
+			goto fail;
 	}
 	if (rc < 0)
-		return -1;
-	if (!(seen & 1u << CALLS))
-		return ld_fail(ld, sub, "calls", "missing");
-	if (errors > calls)
-		return ld_fail(ld, sub, "errors", "%llu is out of range", (unsigned long long)errors);
+		goto fail;
+	if (!(seen & 1u << CALLS)) {
+		ld_fail(ld, sub, "calls", "missing");
+		goto fail;
+	}
+	if (errors > calls) {
+		ld_fail(ld, sub, "errors", "%llu is out of range", (unsigned long long)errors);
+		goto fail;
+	}
 	if (later) {
 		XGROW(ld->pending, ld->pending_cap, ld->npending + 1);
-		ld->pending[ld->npending++] = (struct pending){at->index, xstrdup(key), calls, errors, time_ns};
+		ld->pending[ld->npending++] =
+		    (struct pending){at->index, xstrdup(key), calls, errors, time_ns, scratch};
 		return 0;
 	}
-	return add_proc_syscall(ld, at->p, ctx, key, abi, nr, name, calls, errors, time_ns);
+	if (add_proc_syscall(ld, at->p, ctx, key, abi, nr, name, calls, errors, time_ns) < 0)
+		goto fail;
+	return ld_move_reach(ld, sub, &scratch, fp_sctab_find(&at->p->syscalls, abi, nr));
+fail:
+	fp_sysstat_reach_release(&scratch);
+	return -1;
 }
 
 /* One member of "seccomp_killed": {"getppid": 1}: the calls a seccomp filter killed tasks of the process in. */
@@ -370,7 +385,8 @@ int ld_resolve_pending(struct loader *ld)
 		if (resolve_key(ld, pe->key, &abi, &nr, &name) < 0)
 			return ld_fail(ld, ctx, NULL, "unknown syscall '%.64s'", pe->key);
 		if (add_proc_syscall(ld, ld->fp->procs[pe->proc], ctx, pe->key, abi, nr, name, pe->calls, pe->errors,
-				     pe->time_ns) < 0)
+				     pe->time_ns) < 0 ||
+		    ld_move_reach(ld, ctx, &pe->reach, fp_sctab_find(&ld->fp->procs[pe->proc]->syscalls, abi, nr)) < 0)
 			return -1;
 	}
 	return ld->msg ? -1 : 0;

@@ -239,10 +239,11 @@ static int load_errsrc(struct loader *ld, const char *ctx, size_t index, void *a
 
 static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"name",   "abi",	"nr",	 "calls",      "errors",
-					    "time_s", "errnos", "class", "per_source", "error_sources"};
-	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE, ERROR_SOURCES };
-	struct fp_sysstat scratch = {0}; /* error_sources, until the row exists */
+	static const char *const names[] = {"name",	  "abi",	   "nr",      "calls",
+					    "errors",	  "time_s",	   "errnos",  "class",
+					    "per_source", "error_sources", "reached", "reached_other"};
+	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE, ERROR_SOURCES, REACHED, REACHED_OTHER };
+	struct fp_sysstat scratch = {0}; /* error_sources and reached, until the row exists */
 	struct shares shares = {0};
 	char *name = NULL, *abi_s = NULL, *klass = NULL;
 	struct errnos es = {0};
@@ -275,6 +276,8 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 		case CLASS: rc = ld_get_str(ld, ctx, "class", &klass); break;
 		case PER_SOURCE: rc = ld_objects(ld, ctx, "per_source", load_share, &shares); break;
 		case ERROR_SOURCES: rc = ld_objects(ld, ctx, "error_sources", load_errsrc, &scratch); break;
+		case REACHED: rc = ld_objects(ld, ctx, "reached", ld_load_reach, &scratch); break;
+		case REACHED_OTHER: rc = ld_get_count(ld, ctx, "reached_other", COUNT_MAX, &scratch.reach_other); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -350,6 +353,8 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 	s->nerrsrc = scratch.nerrsrc;
 	scratch.errsrc = NULL;
 	scratch.nerrsrc = 0;
+	if (!rc)
+		rc = ld_move_reach(ld, ctx, &scratch, s);
 	if (s->nper_source) {
 		uint64_t c = 0, e = 0;
 		bool over = false;
@@ -362,6 +367,7 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 	}
 out:
 	fp_sysstat_errsrc_release(&scratch);
+	fp_sysstat_reach_release(&scratch);
 	shares_free(shares.v, shares.n);
 	free(name);
 	free(abi_s);
@@ -618,7 +624,7 @@ static int check_sources(struct loader *ld)
 }
 
 /* The top-level members: the schema, the run (RUN_NAMES), then what only a footprint has. */
-enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES };
+enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES, REACHED };
 
 static int load_member(struct loader *ld, int k)
 {
@@ -635,13 +641,15 @@ static int load_member(struct loader *ld, int k)
 	case PROCESSES: return ld_objects(ld, "", "processes", ld_load_proc, NULL);
 	case SOURCES: return ld_objects(ld, "", "sources", load_source, NULL);
 	case ERROR_SOURCES: return ld_get_bool(ld, "", "error_sources", &fp->error_sources);
+	case REACHED: return ld_get_bool(ld, "", "reached", &fp->reach);
 	default: return load_run_member(ld, "", k, &run);
 	}
 }
 
 static void load_document(struct loader *ld)
 {
-	static const char *const names[] = {"schema", RUN_NAMES, "syscalls", "processes", "sources", "error_sources"};
+	static const char *const names[] = {"schema",  RUN_NAMES,	"syscalls", "processes",
+					    "sources", "error_sources", "reached"};
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;
@@ -693,8 +701,10 @@ static struct footprint *load(struct loader *ld)
 	} else {
 		settle_incomplete(fp->complete, &fp->incomplete_why);
 	}
-	for (size_t i = 0; i < ld->npending; i++)
+	for (size_t i = 0; i < ld->npending; i++) {
 		free(ld->pending[i].key);
+		fp_sysstat_reach_release(&ld->pending[i].reach);
+	}
 	free(ld->pending);
 	free(ld->msg);
 	free(ld->schema_msg);

@@ -26,6 +26,7 @@ struct pending {
 	size_t proc; /* index in fp->procs */
 	char *key;
 	uint64_t calls, errors, time_ns;
+	struct fp_sysstat reach; /* its refinements (reach only) */
 };
 
 struct loader {
@@ -69,6 +70,8 @@ int ld_keyed(struct loader *ld, const char *ctx, const char *key,
 	     int (*fn)(struct loader *ld, const char *ctx, void *arg), void *arg);
 int ld_errno_of_text(const struct loader *ld);
 int ld_get_exit(struct loader *ld, const char *ctx, struct fp_exit *out);
+int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg);
+int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, struct fp_sysstat *s);
 
 /* footprint_json_proc.c: processes[] (an ld_objects() callback), and the keys that waited for syscalls[]. */
 bool ld_valid_sc_name(const char *s);

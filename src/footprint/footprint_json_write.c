@@ -199,6 +199,38 @@ static void write_errsrc(json_writer_t *w, const struct fp_sysstat *s)
 	jsonw_end_array(w);
 }
 
+/* What the row's calls reached, most calls first: [{"kind", "value", "fd"?, "calls", "errors", "kernel"?}]. */
+static void write_reached(json_writer_t *w, const struct fp_sysstat *s)
+{
+	struct fp_reach **v;
+
+	if (!s->nreach && !s->reach_other)
+		return;
+	v = fp_sysstat_reach_sorted(s);
+	jsonw_name(w, "reached");
+	jsonw_start_array(w);
+	for (struct fp_reach **rp = v; *rp; rp++) {
+		const struct fp_reach *r = *rp;
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "kind", r->kind);
+		jsonw_string_field(w, "value", r->value);
+		if (r->fd)
+			jsonw_string_field(w, "fd", r->fd);
+		jsonw_u64_field(w, "calls", r->calls);
+		jsonw_u64_field(w, "errors", r->errors);
+		if (r->annot.kernel) {
+			jsonw_name(w, "kernel");
+			r->annot.kernel->write_json(r->annot.kernel, w);
+		}
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	free(v);
+	if (s->reach_other)
+		jsonw_u64_field(w, "reached_other", s->reach_other);
+}
+
 static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 {
 	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
@@ -221,6 +253,7 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 			write_per_source(w, s);
 		if (s->nerrsrc)
 			write_errsrc(w, s);
+		write_reached(w, s);
 		if (s->annot.kernel) {
 			jsonw_name(w, "kernel");
 			s->annot.kernel->write_json(s->annot.kernel, w);
@@ -277,6 +310,7 @@ static void write_proc_syscalls(json_writer_t *w, const struct fp_proc *p)
 		jsonw_u64_field(w, "calls", (*sp)->calls);
 		jsonw_u64_field(w, "errors", (*sp)->errors);
 		jsonw_ns_as_s_field(w, "time_s", (*sp)->time_ns);
+		write_reached(w, *sp);
 		jsonw_end_object(w);
 	}
 	jsonw_end_object(w);
@@ -356,6 +390,8 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	jsonw_u64_field(w, "lost_events", fp->lost_events);
 	if (fp->error_sources)
 		jsonw_bool_field(w, "error_sources", true);
+	if (fp->reach)
+		jsonw_bool_field(w, "reached", true);
 	if (fp->nsources)
 		write_sources(w, fp);
 	write_syscalls(w, fp);

@@ -129,6 +129,18 @@ static void add_share(struct footprint *m, const struct fp_sysstat *s, uint32_t 
 		memcpy(ps->errnos, errnos, nerrnos * sizeof(*errnos));
 }
 
+/* Adds the refinements of row s (of another footprint) to row r of m, interned in m. */
+static void add_reach(struct footprint *m, struct fp_sysstat *r, const struct fp_sysstat *s)
+{
+	for (uint32_t k = 0; k < s->nreach; k++) {
+		const struct fp_reach *x = &s->reach[k];
+
+		fp_sysstat_add_reach(r, fp__intern(m, x->kind), fp__intern(m, x->value),
+				     x->fd ? fp__intern(m, x->fd) : NULL, x->calls, x->errors);
+	}
+	r->reach_other += s->reach_other;
+}
+
 static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t source)
 {
 	struct fp_proc *q = fp__proc_new(m, p->pid, p->ppid, 0);
@@ -170,6 +182,7 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 		t->calls = s->calls;
 		t->errors = s->errors;
 		t->time_ns = s->time_ns;
+		add_reach(m, t, s);
 	}
 	for (uint32_t i = 0; i < p->seccomp_kills.cap; i++) {
 		const struct fp_sysstat *s = p->seccomp_kills.slots[i];
@@ -180,21 +193,23 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 }
 
 /*
- * Error sources are kept workload-wide, not per source: an input's are summed in when all its sources are new
- * (so merging one again adds nothing); an input holding every source m had replaces m's; one that shares only
- * some cannot be split, and the result says it has none (error_sources false). Merged footprints say they
- * have error sources when every source had them.
+ * Error sources and what calls reached are kept workload-wide, not per source: an input's are summed in when all
+ * its sources are new (so merging one again adds nothing); an input holding every source m had replaces m's; one
+ * that shares only some cannot be split, and the result says it has none (error_sources, reached false). Merged
+ * footprints say they have them when every source had them.
  */
 static void add_errsrc(struct footprint *m, const struct footprint *in, bool first)
 {
 	m->error_sources = first ? in->error_sources : m->error_sources && in->error_sources;
+	m->reach = first ? in->reach : m->reach && in->reach;
 	for (uint32_t i = 0; i < in->syscalls.cap; i++) {
 		const struct fp_sysstat *s = in->syscalls.slots[i];
 		struct fp_sysstat *r;
 
-		if (!s || !s->nerrsrc)
+		if (!s || (!s->nerrsrc && !s->nreach && !s->reach_other))
 			continue;
 		r = row_of(m, s);
+		add_reach(m, r, s);
 		for (uint32_t k = 0; k < s->nerrsrc; k++) {
 			const struct fp_errsrc *e = &s->errsrc[k];
 			struct fp_errsrc *to = fp_sysstat_errsrc(r, e->err);
@@ -258,12 +273,16 @@ uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 	if (added == nin) {
 		add_errsrc(m, in, first);
 	} else if (added && nin - added == had) {
-		for (uint32_t i = 0; i < m->syscalls.cap; i++)
-			if (m->syscalls.slots[i])
+		for (uint32_t i = 0; i < m->syscalls.cap; i++) {
+			if (m->syscalls.slots[i]) {
 				fp_sysstat_errsrc_release(m->syscalls.slots[i]);
+				fp_sysstat_reach_release(m->syscalls.slots[i]);
+			}
+		}
 		add_errsrc(m, in, true);
 	} else if (added) {
 		m->error_sources = false;
+		m->reach = false;
 	}
 	for (size_t i = 0; added && i < in->nprocs; i++) {
 		uint32_t j = in->nsources ? in->procs[i]->source : 0;
