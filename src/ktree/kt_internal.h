@@ -143,11 +143,17 @@ struct kt_reach_at {
 	void (*conds)(const void *st, struct kt_condv *out); /* the #if stack at the line, innermost first */
 	const void *st;
 };
-/* True when text may hold a registration (the scanner skips kt_reach_scan_line() otherwise). */
-bool kt_reach_wanted(const char *text, size_t len);
+/* Where the next needles of a file are (kt_reach.c), so that a line is searched only when it holds one. */
+#define KT_REACH_NEEDLES 6
+struct kt_reach_cursor {
+	const char *next[KT_REACH_NEEDLES], *end;
+	bool bpf_types; /* the file is include/linux/bpf_types.h */
+};
+/* Sets the cursor at the start of a file's text; false when it holds no registration (the scanner skips it). */
+bool kt_reach_wanted(struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len);
 /* One source line [l, eol) of text (the whole file, for initializers): records its registrations. */
-void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
-			const char *eol, int line, const struct kt_reach_at *at);
+void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len,
+			const char *l, const char *eol, int line, const struct kt_reach_at *at);
 /* A #define directive (d: "define A B"): records a binfmt alias. */
 void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at);
 /* True for a registration (or raw fact) kt_def, which is never a syscall candidate. */

@@ -162,19 +162,48 @@ static void add(struct kt_scan *sc, const char *rel, int line, const char *key, 
 	at->conds(at->st, &d->conds);
 }
 
-/* Needles: a file without any of them has no registration (checked once per file by kt_reach_wanted). */
-static const char *const needles[] = {
-    "sock_register(&", "register_filesystem(&", "anon_inode_",	    "register_chrdev",
-    "->major",	       "misc_register(&",	"register_blkdev(", "register_binfmt(&",
-    "insert_binfmt(&", "bpf_map_ops",		"bpf_verifier_ops", "BPF_PROG_TYPE(",
-};
+/*
+ * The needles that tell a line may hold a registration. The scanner reads 110 MB: each file is searched once for
+ * each needle, and then a line only when the next occurrence of one falls in it (struct kt_reach_cursor).
+ */
+static const char *const needles[KT_REACH_NEEDLES] = {
+    "register",	    "anon_inode_", "driver->major", "const struct bpf_map_ops ", "const struct bpf_verifier_ops ",
+    "insert_binfmt"};
+enum { N_REGISTER, N_ANON, N_MAJOR, N_BPF, N_BPF2, N_INSERT };
+/* "register" is everywhere: a file is read line by line only when it calls one of these */
+static const char *const calls[] = {"sock_register(",  "register_filesystem(", "misc_register(",
+				    "register_chrdev", "register_blkdev(",     "register_binfmt("};
 
-bool kt_reach_wanted(const char *text, size_t len)
+bool kt_reach_wanted(struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len)
 {
-	for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)
-		if (memmem(text, len, needles[i], strlen(needles[i])))
-			return true;
-	return false;
+	bool any = cur->bpf_types = !strcmp(rel, "include/linux/bpf_types.h");
+
+	cur->end = text + len;
+	for (size_t i = 0; i < KT_REACH_NEEDLES; i++)
+		cur->next[i] = memmem(text, len, needles[i], strlen(needles[i]));
+	bool reg = false;
+	/* the calls start at most 8 bytes before their "register" ("misc_register(") */
+	const char *from = cur->next[N_REGISTER] && cur->next[N_REGISTER] - text > 8 ? cur->next[N_REGISTER] - 8 : text;
+	for (size_t i = 0; cur->next[N_REGISTER] && !reg && i < sizeof(calls) / sizeof(calls[0]); i++)
+		reg = memmem(from, (size_t)(cur->end - from), calls[i], strlen(calls[i])) != NULL;
+	if (!reg)
+		cur->next[N_REGISTER] = NULL;
+	for (size_t i = 0; i < KT_REACH_NEEDLES; i++)
+		any |= cur->next[i] != NULL;
+	return any;
+}
+
+/* True when needle i occurs in [l, eol): the cursor moves past the occurrences before l. */
+static bool in_line(struct kt_reach_cursor *cur, int i, const char *l, const char *eol)
+{
+	const char *n = cur->next[i];
+
+	while (n && n < l) {
+		n++;
+		n = memmem(n, (size_t)(cur->end - n), needles[i], strlen(needles[i]));
+	}
+	cur->next[i] = n;
+	return n && n < eol;
 }
 
 /* Where a call's name is found in the line and is a call (not part of a longer name). */
@@ -218,15 +247,12 @@ static void by_struct(struct kt_scan *sc, const char *rel, const char *text, siz
 	free(var);
 }
 
-void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
-			const char *eol, int line, const struct kt_reach_at *at)
+static void registrations(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
+			  const char *eol, int line, const struct kt_reach_at *at)
 {
-	const char *p = l, *a;
+	const char *a;
 	char *s, *t, *key;
 
-	p = skip_ws(p, eol);
-	if (p < eol && (*p == '*' || (*p == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/'))))
-		return; /* a comment naming a call is not one */
 	if ((a = call(l, eol, "sock_register(")))
 		by_struct(sc, rel, text, len, a, eol, line, "af", "sock_register", "family", at);
 	if ((a = call(l, eol, "register_filesystem(")))
@@ -237,18 +263,6 @@ void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, s
 		by_struct(sc, rel, text, len, a, eol, line, "binfmt", "register_binfmt", NULL, at);
 	if ((a = call(l, eol, "insert_binfmt(")))
 		by_struct(sc, rel, text, len, a, eol, line, "binfmt", "insert_binfmt", NULL, at);
-	static const char *const anon[] = {"anon_inode_getfd(", "anon_inode_getfile(", "anon_inode_getfd_secure(",
-					   "anon_inode_getfile_secure(", "anon_inode_create_getfile("};
-	for (size_t i = 0; i < sizeof(anon) / sizeof(anon[0]); i++) {
-		if (!(a = call(l, eol, anon[i])) || !(s = str_arg(a, text + len)))
-			continue;
-		key = xasprintf("anon %s", s);
-		t = xstrndup(anon[i], strlen(anon[i]) - 1);
-		add(sc, rel, line, key, t, NULL, at);
-		free(t);
-		free(key);
-		free(s);
-	}
 	static const char *const majors[] = {"register_chrdev(", "__register_chrdev(", "register_blkdev(",
 					     "__register_blkdev("};
 	for (size_t i = 0; i < sizeof(majors) / sizeof(majors[0]); i++) {
@@ -270,6 +284,34 @@ void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, s
 		free(t);
 		free(s);
 	}
+}
+
+static void anon_inodes(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
+			const char *eol, int line, const struct kt_reach_at *at)
+{
+	const char *a;
+	char *s, *t, *key;
+
+	static const char *const anon[] = {"anon_inode_getfd(", "anon_inode_getfile(", "anon_inode_getfd_secure(",
+					   "anon_inode_getfile_secure(", "anon_inode_create_getfile("};
+	for (size_t i = 0; i < sizeof(anon) / sizeof(anon[0]); i++) {
+		if (!(a = call(l, eol, anon[i])) || !(s = str_arg(a, text + len)))
+			continue;
+		key = xasprintf("anon %s", s);
+		t = xstrndup(anon[i], strlen(anon[i]) - 1);
+		add(sc, rel, line, key, t, NULL, at);
+		free(t);
+		free(key);
+		free(s);
+	}
+}
+
+static void tty_major(struct kt_scan *sc, const char *rel, const char *l, const char *eol, int line,
+		      const struct kt_reach_at *at)
+{
+	const char *a;
+	char *s, *key;
+
 	/* a tty driver's major: tty_register_driver() registers the region (drivers/tty/pty.c) */
 	if ((a = memmem(l, (size_t)(eol - l), "driver->major", 13))) {
 		a = skip_ws(a + 13, eol);
@@ -280,8 +322,15 @@ void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, s
 			free(s);
 		}
 	}
+}
+
+static void bpf_types(struct kt_scan *sc, const char *rel, const char *l, const char *eol, int line,
+		      const struct kt_reach_at *at)
+{
+	char *s, *t, *key;
+
 	/* include/linux/bpf_types.h: the program and map types, under the #ifdefs that gate them */
-	if (!strcmp(rel, "include/linux/bpf_types.h") && *l == 'B') {
+	if (*l == 'B') {
 		bool prog = !strncmp(l, "BPF_PROG_TYPE(", 14), map = !strncmp(l, "BPF_MAP_TYPE(", 13);
 		const char *q = l + (prog ? 14 : 13);
 		const char *c = (prog || map) ? memchr(q, ',', (size_t)(eol - q)) : NULL;
@@ -298,6 +347,13 @@ void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, s
 			free(t);
 		}
 	}
+}
+
+static void bpf_ops(struct kt_scan *sc, const char *rel, const char *l, const char *eol, int line,
+		    const struct kt_reach_at *at)
+{
+	char *s, *key;
+
 	/* the definitions those name: const struct bpf_map_ops array_map_ops = { */
 	if (!strncmp(l, "const struct bpf_", 17)) {
 		const char *q = l + 17;
@@ -314,6 +370,30 @@ void kt_reach_scan_line(struct kt_scan *sc, const char *rel, const char *text, s
 	}
 }
 
+void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len,
+			const char *l, const char *eol, int line, const struct kt_reach_at *at)
+{
+	bool reg = in_line(cur, N_REGISTER, l, eol) | in_line(cur, N_INSERT, l, eol);
+	bool anon = in_line(cur, N_ANON, l, eol), major = in_line(cur, N_MAJOR, l, eol);
+	bool bpf = in_line(cur, N_BPF, l, eol) | in_line(cur, N_BPF2, l, eol);
+	const char *p;
+
+	if (!reg && !anon && !major && !bpf && !cur->bpf_types)
+		return;
+	p = skip_ws(l, eol);
+	if (p < eol && (*p == '*' || (*p == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/'))))
+		return; /* a comment naming a call is not one */
+	if (reg)
+		registrations(sc, rel, text, len, l, eol, line, at);
+	if (anon)
+		anon_inodes(sc, rel, text, len, l, eol, line, at);
+	if (major)
+		tty_major(sc, rel, l, eol, line, at);
+	if (cur->bpf_types)
+		bpf_types(sc, rel, l, eol, line, at);
+	if (bpf)
+		bpf_ops(sc, rel, l, eol, line, at);
+}
 /* `#define elf_format compat_elf_format` in a .c file that #includes another: a renamed registration. */
 void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at)
 {

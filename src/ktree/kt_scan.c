@@ -140,12 +140,12 @@ static void reach_conds(const void *st, struct kt_condv *out)
 	stack_conds(st, out);
 }
 
-static bool reach_line(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
-		       const char *eol, int line, const struct kt_reach_at *at)
+static bool reach_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len,
+		       const char *l, const char *eol, int line, const struct kt_reach_at *at)
 {
 	size_t before = sc->ndefs;
 
-	kt_reach_scan_line(sc, rel, text, len, l, eol, line, at);
+	kt_reach_scan_line(sc, cur, rel, text, len, l, eol, line, at);
 	return sc->ndefs != before;
 }
 
@@ -265,7 +265,8 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 	bool want_defs =
 	    has(text, len, "SYSCALL_DEFINE") || has(text, len, "SYSCALL32_DEFINE") || has(text, len, "SYS_NI(");
 	bool want_ksys = has(text, len, sc->want_func ? sc->want_func : "ksys_");
-	bool want_reach = !sc->want_func && kt_reach_wanted(text, len);
+	struct kt_reach_cursor cur;
+	bool want_reach = !sc->want_func && kt_reach_wanted(&cur, rel, text, len);
 	bool want_inc = has(text, len, ".c\"");
 	bool want_arch = has(text, len, "__ARCH_WANT_");
 
@@ -330,7 +331,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 			} else {
 				directive(&st, d, this_line);
 			}
-		} else if (want_reach && p < eol && reach_line(sc, rel, text, len, l, eol, this_line, &at)) {
+		} else if (want_reach && p < eol && reach_line(sc, &cur, rel, text, len, l, eol, this_line, &at)) {
 			/* a registration line defines no syscall */
 		} else if ((want_defs || is_ni) && p < eol && (*p == 'S' || *p == 'C')) {
 			bool compat = !strncmp(p, "COMPAT_SYSCALL_DEFINE", 21);
