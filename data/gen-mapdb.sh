@@ -31,5 +31,6 @@ for abi in x86_64 i386; do
 	# The configuration is named by its Debian file, not by the temporary path it was read from.
 	sed "1s|\"config\":\"$tmp/|\"config\":\"linux-config-6.1 |" "$out/mapdb-6.1-$abi.json.tmp" >"$out/mapdb-6.1-$abi.json"
 	rm -f "$out/mapdb-6.1-$abi.json.tmp"
-	echo "gen-mapdb: $out/mapdb-6.1-$abi.json: $(grep -c '"complete":' "$out/mapdb-6.1-$abi.json") syscalls"
+	counts=$(awk '/^"reach": \[/ { r = 1 } /^"options": \[/ { r = 2 } /"complete":/ { n[r + 0]++ } END { printf "%d syscalls, %d reach targets", n[0], n[1] }' "$out/mapdb-6.1-$abi.json")
+	echo "gen-mapdb: $out/mapdb-6.1-$abi.json: $counts"
 done

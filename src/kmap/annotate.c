@@ -100,6 +100,31 @@ static void write_row(const struct fp_kref *k, json_writer_t *w)
 	kmap_json_kernel(w, r->map, r);
 }
 
+static void write_reach(const struct fp_kref *k, json_writer_t *w)
+{
+	const struct kmap_reach *r = (const struct kmap_reach *)((const char *)k - offsetof(struct kmap_reach, kref));
+
+	kmap_json_reach_kernel(w, r->map, r);
+}
+
+/* Every refinement of the workload-wide table of m's ABI points at its row (one per kind and value). */
+static void annotate_reach(struct footprint *fp, struct fp_kernel_map *m)
+{
+	kmap_add_reach(m, fp);
+	for (size_t i = 0; i < m->nreach; i++)
+		m->reach[i].kref.write_json = write_reach;
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++) {
+		struct fp_sysstat *s = fp->syscalls.slots[i];
+
+		for (uint32_t k = 0; s && s->abi == m->abi && k < s->nreach; k++) {
+			struct kmap_reach *r = kmap_reach_row(m, s->reach[k].kind, s->reach[k].value);
+
+			if (r)
+				s->reach[k].annot.kernel = &r->kref;
+		}
+	}
+}
+
 const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct mapdb *db, const struct kf_running *run,
 					    const char *subject)
 {
@@ -122,6 +147,7 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
 		if (s)
 			s->annot.kernel = &r->kref;
 	}
+	annotate_reach(fp, m);
 	return m;
 }
 

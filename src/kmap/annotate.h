@@ -11,8 +11,9 @@
  * The annotate stage of the pipeline: backend -> footprint -> annotate -> renderers. It joins the items of a
  * footprint with kernel knowledge and attaches the result to the footprint itself (the struct fp_annot of each
  * item, and a struct fp_attachment owning what they point at), where the renderers and the JSON writer find
- * it: a footprint annotated once is written once. Today's items are syscalls; the kinds to come (fd kinds,
- * socket families, filesystems, ioctl commands, namespaces, kernel functions) attach the same way.
+ * it: a footprint annotated once is written once. Items are syscalls and what their calls reached (fd kinds,
+ * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach); kernel functions, to come, will
+ * attach the same way.
  */
 
 /*
@@ -22,8 +23,9 @@
 void annotate_classes(struct footprint *fp);
 
 /*
- * Maps the syscalls of fp of db's ABI with db and the running kernel (run NULL: not consulted), sets each one's
- * fp_annot.kernel and adds the options to the footprint's "configs" roll-up. db and run are borrowed: they must
+ * Maps the syscalls of fp of db's ABI, and what their calls reached, with db and the running kernel (run NULL: not
+ * consulted), sets each one's fp_annot.kernel (the workload-wide refinements' too) and adds the options to the
+ * footprint's "configs" roll-up. db and run are borrowed: they must
  * outlive fp. Returns the mapping, which fp owns, for the map renderers.
  */
 const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct mapdb *db, const struct kf_running *run,

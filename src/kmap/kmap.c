@@ -36,8 +36,10 @@ struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi
 	return in;
 }
 
-static struct kmap_opt *opt_get(struct fp_kernel_map *m, size_t *cap, const struct mapdb_opt *db, const char *name)
+static struct kmap_opt *opt_get(struct fp_kernel_map *m, const struct mapdb_opt *db, const char *name)
 {
+	size_t *cap = &m->optcap;
+
 	for (size_t i = 0; i < m->nopts; i++)
 		if (!strcmp(m->opts[i].name, name))
 			return &m->opts[i];
@@ -56,45 +58,49 @@ static void add_name(const char ***v, size_t *n, const char *name)
 	(*v)[(*n)++] = name;
 }
 
-static void row_add_opt(struct kmap_row *r, size_t *cap, char *s)
+static void row_add_opt(char ***opts, size_t *nopts, size_t *cap, char *s)
 {
-	for (size_t i = 0; i < r->nopts; i++) {
-		if (!strcmp(r->opts[i], s)) {
+	for (size_t i = 0; i < *nopts; i++) {
+		if (!strcmp((*opts)[i], s)) {
 			free(s);
 			return;
 		}
 	}
-	XGROW(r->opts, *cap, r->nopts + 1);
-	r->opts[r->nopts++] = s;
+	XGROW(*opts, *cap, *nopts + 1);
+	(*opts)[(*nopts)++] = s;
 }
 
-/* Options on the path, for the row and the roll-up; __ARCH_WANT_* are facts of the architecture, not options. */
-static void collect_options(struct fp_kernel_map *m, size_t *optcap, struct kmap_row *r)
+/*
+ * Options on the path of a chain, for the row (opts) and the roll-up under the row's name; __ARCH_WANT_* are facts
+ * of the architecture, not options.
+ */
+static void collect_options(struct fp_kernel_map *m, const struct kt_syscall *ks, bool required, const char *name,
+			    char ***opts, size_t *nopts)
 {
 	size_t cap = 0;
 
-	for (size_t c = 0; c < r->ks->nconds; c++) {
-		const struct kt_cond *k = &r->ks->conds[c];
+	for (size_t c = 0; c < ks->nconds; c++) {
+		const struct kt_cond *k = &ks->conds[c];
 		const struct mapdb_opt *db;
 		struct kmap_opt *o;
 
 		if (k->kind == KT_COND_ARCH_WANT)
 			continue;
 		if (!k->option) {
-			row_add_opt(r, &cap, xstrdup(k->expr ? k->expr : "?"));
+			row_add_opt(opts, nopts, &cap, xstrdup(k->expr ? k->expr : "?"));
 			continue;
 		}
-		row_add_opt(r, &cap, xasprintf("%s%s", k->negated ? "!" : "", k->option));
+		row_add_opt(opts, nopts, &cap, xasprintf("%s%s", k->negated ? "!" : "", k->option));
 		db = mapdb_option(m->db, k->option);
 		if (!db)
 			continue; /* a database always lists its options; a tree index may not know one */
-		o = opt_get(m, optcap, db, db->name);
-		if (!r->required)
-			add_name(&o->probed_by, &o->nprobed, r->name);
+		o = opt_get(m, db, db->name);
+		if (!required)
+			add_name(&o->probed_by, &o->nprobed, name);
 		else if (k->negated)
-			add_name(&o->off_for, &o->noff, r->name);
+			add_name(&o->off_for, &o->noff, name);
 		else
-			add_name(&o->needed_by, &o->nneeded, r->name);
+			add_name(&o->needed_by, &o->nneeded, name);
 	}
 }
 
@@ -132,7 +138,6 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 				 size_t nin, const char *subject)
 {
 	struct fp_kernel_map *m = xcalloc(1, sizeof(*m));
-	size_t optcap = 0;
 	bool observed = false;
 
 	m->abi = db->abi;
@@ -177,7 +182,8 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 		m->rows[i].map = m;
 	for (size_t i = 0; i < m->nrows; i++)
 		if (m->rows[i].ks)
-			collect_options(m, &optcap, &m->rows[i]);
+			collect_options(m, m->rows[i].ks, m->rows[i].required, m->rows[i].name, &m->rows[i].opts,
+					&m->rows[i].nopts);
 	if (m->nopts)
 		qsort(m->opts, m->nopts, sizeof(*m->opts), kopt_cmp);
 	return m;
@@ -197,6 +203,14 @@ void kmap_free(struct fp_kernel_map *m)
 		free(m->opts[i].off_for);
 		free(m->opts[i].probed_by);
 	}
+	for (size_t i = 0; i < m->nreach; i++) {
+		for (size_t k = 0; k < m->reach[i].nopts; k++)
+			free(m->reach[i].opts[k]);
+		free(m->reach[i].opts);
+		free(m->reach[i].label);
+		free(m->reach[i].syscalls);
+	}
+	free(m->reach);
 	free(m->rows);
 	free(m->opts);
 	free(m->subject);
@@ -243,5 +257,78 @@ const char *kmap_row_note(const struct fp_kernel_map *m, const struct kmap_row *
 			 r->ks->unresolved ? r->ks->unresolved : "no chain");
 	if (r->ks->optional)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%soptional (COND_SYSCALL)", *buf ? "; " : "");
+	return buf;
+}
+
+/* ---- what the calls reached ---- */
+
+struct kmap_reach *kmap_reach_row(const struct fp_kernel_map *m, const char *kind, const char *value)
+{
+	for (size_t i = 0; i < m->nreach; i++)
+		if (!strcmp(m->reach[i].kind, kind) && !strcmp(m->reach[i].value, value))
+			return &m->reach[i];
+	return NULL;
+}
+
+static int reach_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kmap_reach *)a)->label, ((const struct kmap_reach *)b)->label);
+}
+
+void kmap_add_reach(struct fp_kernel_map *m, const struct footprint *fp)
+{
+	struct fp_sysstat **all = fp_sctab_sorted(&fp->syscalls, NULL);
+	size_t cap = m->nreach;
+
+	/* most calls first: each row's syscalls come out in that order */
+	for (uint32_t i = 0; i < fp->syscalls.count; i++) {
+		const struct fp_sysstat *s = all[i];
+
+		for (uint32_t k = 0; s->abi == m->abi && k < s->nreach; k++) {
+			const struct fp_reach *fr = &s->reach[k];
+			struct kmap_reach *r = kmap_reach_row(m, fr->kind, fr->value);
+
+			if (!r) {
+				XGROW(m->reach, cap, m->nreach + 1);
+				r = &m->reach[m->nreach++];
+				memset(r, 0, sizeof(*r));
+				r->kind = fr->kind;
+				r->value = fr->value;
+				r->label = xasprintf("%s %s", fr->kind, fr->value);
+				r->ks = mapdb_reach(m->db, fr->kind, fr->value);
+			}
+			r->calls += fr->calls;
+			r->errors += fr->errors;
+			add_name(&r->syscalls, &r->nsyscalls, s->name);
+		}
+	}
+	free(all);
+	if (m->nreach)
+		qsort(m->reach, m->nreach, sizeof(*m->reach), reach_cmp);
+	for (size_t i = 0; i < m->nreach; i++) {
+		struct kmap_reach *r = &m->reach[i];
+
+		r->map = m;
+		r->required = r->ks && r->ks->status == KT_RESOLVED && r->calls > r->errors;
+		if (r->ks)
+			collect_options(m, r->ks, r->required, r->label, &r->opts, &r->nopts);
+	}
+	if (m->nopts)
+		qsort(m->opts, m->nopts, sizeof(*m->opts), kopt_cmp);
+}
+
+const char *kmap_reach_note(const struct fp_kernel_map *m, const struct kmap_reach *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!r->ks) {
+		snprintf(buf, len, "nothing in the source tree (%d.%d) registers it", m->db->ver, m->db->patch);
+		return buf;
+	}
+	if (r->calls && r->calls == r->errors)
+		snprintf(buf, len, "every call failed");
+	if (r->ks->not_built)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%snot built: %s", *buf ? "; " : "", r->ks->not_built);
+	else if (r->ks->unresolved)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sunresolved: %s", *buf ? "; " : "", r->ks->unresolved);
 	return buf;
 }

@@ -48,6 +48,24 @@ struct kmap_opt {
 	size_t nprobed;
 };
 
+/*
+ * What the calls of the mapping's syscalls reached (footprint.h struct fp_reach), one row per (kind, value) over
+ * every syscall that reached it, with the chain of its target in the tree (ktree.h, kt_index_reach_at).
+ */
+struct kmap_reach {
+	const char *kind, *value; /* the footprint's strings */
+	char *label;		  /* "fd anon:[eventfd]": how the roll-up and the renderers name it */
+	const char **syscalls;	  /* the syscalls whose calls reached it, most calls first */
+	size_t nsyscalls;
+	uint64_t calls, errors;
+	const struct kt_syscall *ks; /* the target's chain (ks->name its key, "anon [eventfd]"); NULL when none */
+	bool required;		     /* a chain that is built, reached by calls that did not all fail */
+	char **opts;		     /* options on the path as shown, as kmap_row's */
+	size_t nopts;
+	const struct fp_kernel_map *map;
+	struct fp_kref kref; /* the row as the "kernel" object of each footprint refinement it stands for */
+};
+
 struct fp_kernel_map {
 	enum kf_abi abi;
 	const struct mapdb *db;
@@ -58,8 +76,18 @@ struct fp_kernel_map {
 	struct kmap_row *rows; /* observed: by calls, descending; else table order */
 	size_t nrows;
 	struct kmap_opt *opts; /* by name */
-	size_t nopts;
+	size_t nopts, optcap;
+	struct kmap_reach *reach; /* by label */
+	size_t nreach;
 };
+
+/*
+ * Adds what the calls of fp's syscalls of m's ABI reached (the workload-wide table's fp_reach), their chains and
+ * their options to the roll-up ("needed by ... fd anon:[eventfd]"). Sets nothing in fp: annotate.c does.
+ */
+void kmap_add_reach(struct fp_kernel_map *m, const struct footprint *fp);
+/* The row of m for a refinement; NULL when none. */
+struct kmap_reach *kmap_reach_row(const struct fp_kernel_map *m, const char *kind, const char *value);
 
 /* An input row before mapping (name + counts). */
 struct kmap_input {
@@ -91,6 +119,11 @@ void kmap_free(struct fp_kernel_map *m);
 void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
 void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *abi);
 void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
+/* A refinement's row of `map -F json`'s "reached", and the "kernel" object of a footprint's refinement. */
+void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);
+void kmap_json_reach_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);
+/* What a refinement's row is in one phrase ("no registration of it in the source tree (6.1)"), or "". */
+const char *kmap_reach_note(const struct fp_kernel_map *m, const struct kmap_reach *r, char *buf, size_t len);
 
 /* "fs/eventfd.c:23", or NULL when there is no definition; written into buf. */
 const char *kmap_row_where(const struct kmap_row *r, char *buf, size_t len);

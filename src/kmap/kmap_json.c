@@ -30,11 +30,9 @@ static void where(json_writer_t *w, const char *name, const char *file, int line
 	jsonw_string_field(w, name, buf);
 }
 
-/* The tree's chain of a row, the members of its "kernel" object. */
-static void chain(json_writer_t *w, const struct kmap_row *r)
+/* The tree's chain of a row (or of a refinement's target), the members of its "kernel" object. */
+static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opts, size_t nopts)
 {
-	const struct kt_syscall *k = r->ks;
-
 	jsonw_string_field(w, "definition", k->def_name);
 	jsonw_string_field(w, "macro", k->macro);
 	jsonw_string_field(w, "status", kt_status_name(k->status));
@@ -48,7 +46,7 @@ static void chain(json_writer_t *w, const struct kmap_row *r)
 	jsonw_string_field(w, "object", k->object);
 	where(w, "makefile", k->makefile, k->makefile_line);
 	jsonw_string_field(w, "included_by", k->included_by);
-	strv(w, "configs", (const char *const *)r->opts, r->nopts);
+	strv(w, "configs", (const char *const *)opts, nopts);
 	jsonw_name(w, "conditions");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < k->nconds; i++) {
@@ -116,7 +114,7 @@ void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct
 	jsonw_name(w, "kernel");
 	if (r->ks) {
 		jsonw_start_object(w);
-		chain(w, r);
+		chain(w, r->ks, r->opts, r->nopts);
 		jsonw_end_object(w);
 	} else {
 		jsonw_null(w);
@@ -128,7 +126,7 @@ void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const str
 {
 	jsonw_start_object(w);
 	if (r->ks)
-		chain(w, r);
+		chain(w, r->ks, r->opts, r->nopts);
 	status(w, m, r);
 	jsonw_end_object(w);
 }
@@ -155,5 +153,44 @@ void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *ab
 	strv(w, "probed_by", o->probed_by, o->nprobed);
 	if (abi)
 		jsonw_string_field(w, "abi", abi);
+	jsonw_end_object(w);
+}
+
+/* A refinement's target and what the mapping says of it (the chain's members follow when there is one). */
+static void reach_status(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r)
+{
+	char buf[512];
+
+	jsonw_string_field(w, "target", r->ks ? r->ks->name : NULL);
+	jsonw_bool_field(w, "required", r->required);
+	jsonw_string_field(w, "note", *kmap_reach_note(m, r, buf, sizeof(buf)) ? buf : NULL);
+}
+
+void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r)
+{
+	jsonw_start_object(w);
+	jsonw_string_field(w, "kind", r->kind);
+	jsonw_string_field(w, "value", r->value);
+	strv(w, "syscalls", r->syscalls, r->nsyscalls);
+	jsonw_u64_field(w, "calls", r->calls);
+	jsonw_u64_field(w, "errors", r->errors);
+	reach_status(w, m, r);
+	jsonw_name(w, "kernel");
+	if (r->ks) {
+		jsonw_start_object(w);
+		chain(w, r->ks, r->opts, r->nopts);
+		jsonw_end_object(w);
+	} else {
+		jsonw_null(w);
+	}
+	jsonw_end_object(w);
+}
+
+void kmap_json_reach_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r)
+{
+	jsonw_start_object(w);
+	reach_status(w, m, r);
+	if (r->ks)
+		chain(w, r->ks, r->opts, r->nopts);
 	jsonw_end_object(w);
 }

@@ -30,6 +30,11 @@ const struct kt_syscall *mapdb_syscall(const struct mapdb *db, const char *name)
 	return NULL;
 }
 
+const struct kt_syscall *mapdb_reach(const struct mapdb *db, const char *kind, const char *value)
+{
+	return kt_reach_find(db->reach, db->nreach, kind, value);
+}
+
 const char *mapdb_compat_entry(const struct mapdb *db, const char *name)
 {
 	for (size_t i = 0; db->compat && i < db->nsys; i++)
@@ -113,10 +118,15 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	db->config = xstrdup(config);
 	db->nsys = kt_index_nsyscalls(idx);
 	db->sys = xcalloc(db->nsys + 1, sizeof(*db->sys));
-	for (size_t i = 0; i < db->nsys; i++) {
-		const struct kt_syscall *s = kt_index_syscall_at(idx, i);
+	db->nreach = kt_index_nreach(idx);
+	db->reach = xcalloc(db->nreach + 1, sizeof(*db->reach));
+	for (size_t i = 0; i < db->nreach; i++)
+		db->reach[i] = kt_index_reach_at(idx, i);
+	for (size_t i = 0; i < db->nsys + db->nreach; i++) {
+		const struct kt_syscall *s = i < db->nsys ? kt_index_syscall_at(idx, i) : db->reach[i - db->nsys];
 
-		db->sys[i] = s;
+		if (i < db->nsys)
+			db->sys[i] = s;
 		for (size_t c = 0; c < s->nconds; c++) {
 			if (s->conds[c].kind == KT_COND_ARCH_WANT)
 				continue;
@@ -386,6 +396,20 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 		*err = xasprintf("no syscalls");
 		goto fail;
 	}
+	a = get_array(root, "reach");
+	db->nreach = a ? json_object_array_length(a) : 0;
+	db->own_reach = xcalloc(db->nreach + 1, sizeof(*db->own_reach));
+	db->reach = xcalloc(db->nreach + 1, sizeof(*db->reach));
+	for (size_t i = 0; i < db->nreach; i++) {
+		char *why = NULL;
+
+		db->reach[i] = &db->own_reach[i];
+		if (load_syscall(db, json_object_array_get_idx(a, i), &db->own_reach[i], &why)) {
+			*err = xasprintf("reach %s", why);
+			free(why);
+			goto fail;
+		}
+	}
 	a = get_array(root, "options");
 	db->nopts = a ? json_object_array_length(a) : 0;
 	db->opts = xcalloc(db->nopts + 1, sizeof(*db->opts));
@@ -455,23 +479,28 @@ struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 	return db;
 }
 
+static void own_free(struct kt_syscall *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		struct kt_syscall *s = &v[i];
+
+		for (size_t c = 0; c < s->nconds; c++)
+			free(s->conds[c].symbols);
+		free(s->conds);
+		free(s->options);
+		free(s->sections);
+		free(s->alternatives);
+	}
+	free(v);
+}
+
 void mapdb_free(struct mapdb *db)
 {
 	if (!db)
 		return;
-	if (db->own_sys) {
-		for (size_t i = 0; i < db->nsys; i++) {
-			struct kt_syscall *s = &db->own_sys[i];
-
-			for (size_t c = 0; c < s->nconds; c++)
-				free(s->conds[c].symbols);
-			free(s->conds);
-			free(s->options);
-			free(s->sections);
-			free(s->alternatives);
-		}
-		free(db->own_sys);
-	}
+	own_free(db->own_sys, db->nsys);
+	own_free(db->own_reach, db->nreach);
+	free(db->reach);
 	if (db->own_opts) {
 		for (size_t i = 0; i < db->nopts; i++) {
 			free(db->own_opts[i].selected_by);

@@ -16,8 +16,8 @@
  * "kfootprint-mapdb/1", written by `kfootprint map --kernel-src DIR --save-db FILE`) are embedded in the binary,
  * so mapping works with no tree at hand.
  *
- * A database loaded from a file carries only what mapping needs: the syscalls, the options on their paths and
- * the MAINTAINERS sections they match.
+ * A database loaded from a file carries only what mapping needs: the syscalls and what refinements reach (the
+ * "reach" records, ktree.h), the options on their paths and the MAINTAINERS sections they match.
  */
 #define MAPDB_SCHEMA "kfootprint-mapdb/1"
 
@@ -40,11 +40,18 @@ struct mapdb {
 	 * "compat_sys_ia32_mmap"), parallel to sys[]; NULL when the row has none. What tells the running status.
 	 */
 	char **compat;
+	/*
+	 * What refinements reach (ktree.h, kt_index_reach_at): chains named by their key ("fs ext4", "ioctl TC*"),
+	 * in key order; mapdb_reach() finds a refinement's. A database saved before them has none.
+	 */
+	const struct kt_syscall **reach;
+	size_t nreach;
 	struct mapdb_opt *opts; /* sorted by name */
 	size_t nopts;
 	/* private */
 	struct kt_index *idx;
 	struct kt_syscall *own_sys;
+	struct kt_syscall *own_reach;
 	struct kt_option *own_opts;
 	struct kt_section *own_secs;
 	size_t nsecs;
@@ -63,6 +70,8 @@ void mapdb_free(struct mapdb *db);
 
 /* By table name; NULL when the tree's table has no such row (KT_NOT_IN_TREE rows of an index included). */
 const struct kt_syscall *mapdb_syscall(const struct mapdb *db, const char *name);
+/* The chain of what a refinement (kind, value as the footprint spells them) reached; NULL when the tree has none. */
+const struct kt_syscall *mapdb_reach(const struct mapdb *db, const char *kind, const char *value);
 /* The i386 compat entry point of a row ("compat_sys_ia32_mmap"); NULL when none or not i386. */
 const char *mapdb_compat_entry(const struct mapdb *db, const char *name);
 /* NULL when the option is on no syscall's path. */

@@ -199,6 +199,13 @@ int mapdb_save(const struct mapdb *db, FILE *out)
 		jsonw_destroy(&w);
 		fputs(--left ? ",\n" : "\n", out);
 	}
+	fputs("],\n\"reach\": [\n", out);
+	for (size_t i = 0; i < db->nreach; i++) {
+		w = jsonw_new_style(out, JSONW_COMPACT | JSONW_SHORT_ESCAPES);
+		syscall_record(w, db->reach[i], NULL, &secs, &nsecs, &cap);
+		jsonw_destroy(&w);
+		fputs(i + 1 < db->nreach ? ",\n" : "\n", out);
+	}
 	fputs("],\n\"options\": [\n", out);
 	for (size_t i = 0; i < db->nopts; i++) {
 		w = jsonw_new_style(out, JSONW_COMPACT | JSONW_SHORT_ESCAPES);

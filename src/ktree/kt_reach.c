@@ -596,8 +596,8 @@ static void table_row(struct kt_index *idx, int lineno, char **f)
 			if (!strcmp(t.defs[i].macro, "FUNC") && !strcmp(t.defs[i].name, func))
 				fd = &t.defs[i];
 	}
-	/* line 0 with a function: kt_resolve_reach() says the file lacks it */
-	struct kt_def *d = push_def(&idx->scan, key, how, f[2], fd ? fd->line : func ? 0 : 1, func);
+	/* line 0: the whole file; with a function, kt_resolve_reach() says the file lacks it */
+	struct kt_def *d = push_def(&idx->scan, key, how, f[2], fd ? fd->line : 0, func);
 	for (size_t j = 0; fd && j < fd->conds.n; j++)
 		kt_condv_push(&d->conds, &fd->conds.v[j]);
 	kt_scan_release(&t);

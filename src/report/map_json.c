@@ -33,6 +33,11 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (size_t i = 0; i < m->nrows; i++)
 		kmap_json_row(w, m, &m->rows[i]);
 	jsonw_end_array(w);
+	jsonw_name(w, "reached");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < m->nreach; i++)
+		kmap_json_reach(w, m, &m->reach[i]);
+	jsonw_end_array(w);
 	jsonw_name(w, "configs");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < m->nopts; i++)

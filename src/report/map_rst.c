@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mapping as reStructuredText: a field list for the header and two list-tables (syscalls, options), which
- * docutils and Sphinx accept without the column arithmetic of grid tables.
+ * The mapping as reStructuredText: a field list for the header and list-tables (syscalls, what they reached, options),
+ * which docutils and Sphinx accept without the column arithmetic of grid tables.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -123,6 +123,41 @@ static void syscalls(FILE *out, const struct fp_kernel_map *m)
 	fputc('\n', out);
 }
 
+/* What the calls reached: one row per refinement, with its target in the tree. */
+static void reached(FILE *out, const struct fp_kernel_map *m)
+{
+	static const char *const cols[] = {
+	    "Reached", "Calls", "By", "Registered at", "MAINTAINERS section", "Options on the path", "Notes"};
+	char buf[512];
+
+	if (!m->nreach)
+		return;
+	heading(out, "What the calls reached", '-');
+	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < m->nreach; i++) {
+		const struct kmap_reach *r = &m->reach[i];
+		const struct kt_syscall *k = r->ks;
+
+		cell_start(out, true);
+		lit(out, r->label);
+		fputc('\n', out);
+		cell_start(out, false);
+		fprintf(out, "%" PRIu64 "\n", r->calls);
+		cell_list(out, r->syscalls, r->nsyscalls, true);
+		if (k && k->file)
+			snprintf(buf, sizeof(buf), "%s%s%.0d (%s)", k->file, k->line ? ":" : "", k->line,
+				 k->macro ? k->macro : "?");
+		cell_lit(out, k && k->file ? buf : NULL);
+		cell_text(out, k && k->nsections ? k->sections[0].section->name : NULL);
+		if (k && !r->nopts && k->status == KT_RESOLVED)
+			cell_text(out, "always built");
+		else
+			cell_list(out, (const char *const *)r->opts, r->nopts, true);
+		cell_text(out, kmap_reach_note(m, r, buf, sizeof(buf)));
+	}
+	fputc('\n', out);
+}
+
 static void options(FILE *out, const struct fp_kernel_map *m)
 {
 	static const char *const cols[] = {"Option",	  "Defined at", "Prompt",    "Depends on",
@@ -182,6 +217,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		"%zu without a full chain\n\n",
 		c.rows, c.required, c.probes, c.newer, c.unresolved);
 	syscalls(out, m);
+	reached(out, m);
 	options(out, m);
 	return ferror(out) ? -1 : 0;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The mapping as plain text, the answer first: the header, the options the syscalls need with the running
- * kernel's value of each and the syscalls that need it, then one block per syscall (its chain), then each
- * option's Kconfig entry.
+ * kernel's value of each and the syscalls (and refinements) that need it, then one block per syscall (its chain),
+ * one per refinement (what the calls reached: its target and chain), then each option's Kconfig entry.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -45,6 +45,35 @@ static void row(FILE *out, const struct fp_kernel_map *m, const struct kmap_row 
 	if (k && !r->nopts && k->status == KT_RESOLVED)
 		fprintf(out, "    %-12s%s\n", "options", "none: always built");
 	if (*kmap_row_note(m, r, buf, sizeof(buf)))
+		fprintf(out, "    %-12s%s\n", "note", buf);
+}
+
+/* A refinement: what its target is, where it is registered, and the rest of the chain as a syscall's. */
+static void reached(FILE *out, const struct fp_kernel_map *m, const struct kmap_reach *r)
+{
+	const struct kt_syscall *k = r->ks;
+	char buf[512];
+
+	fprintf(out, "%s  calls %" PRIu64 " (errors %" PRIu64 ")%s\n", r->label, r->calls, r->errors,
+		r->required ? "" : "  (not required)");
+	list(out, "by", r->syscalls, r->nsyscalls);
+	if (k) {
+		fprintf(out, "    %-12s%s: %s%s%s at %s", "target", k->name, k->macro ? k->macro : "?",
+			k->def_name ? " " : "", k->def_name ? k->def_name : "", k->file ? k->file : "?");
+		if (k->line) /* 0: a row of the reviewed table naming a whole file */
+			fprintf(out, ":%d", k->line);
+		fputc('\n', out);
+		if (k->object)
+			fprintf(out, "    %-12s%s by %s:%d%s%s\n", "built as", k->object,
+				k->makefile ? k->makefile : "?", k->makefile_line,
+				k->included_by ? ", #included by " : "", k->included_by ? k->included_by : "");
+		if (k->nsections)
+			fprintf(out, "    %-12s%s\n", "section", k->sections[0].section->name);
+		list(out, "options", (const char *const *)r->opts, r->nopts);
+		if (!r->nopts && k->status == KT_RESOLVED)
+			fprintf(out, "    %-12s%s\n", "options", "none: always built");
+	}
+	if (*kmap_reach_note(m, r, buf, sizeof(buf)))
 		fprintf(out, "    %-12s%s\n", "note", buf);
 }
 
@@ -118,7 +147,7 @@ static void answer(FILE *out, const struct fp_kernel_map *m)
 
 		if (!o->nneeded)
 			continue;
-		fprintf(out, "  CONFIG_%-*s  %-7s", (int)width, o->name, running_value(m, o));
+		fprintf(out, "  CONFIG_%-*s  %-7s ", (int)width, o->name, running_value(m, o));
 		for (size_t j = 0; j < o->nneeded; j++)
 			fprintf(out, "%s%s", j ? ", " : "", o->needed_by[j]);
 		fputc('\n', out);
@@ -148,6 +177,11 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	fprintf(out, "\n%zu syscalls, each with its chain\n\n", m->nrows);
 	for (size_t i = 0; i < m->nrows; i++)
 		row(out, m, &m->rows[i]);
+	if (m->nreach)
+		fprintf(out, "\n%zu refinement%s: what the calls reached, each with its chain\n\n", m->nreach,
+			m->nreach == 1 ? "" : "s");
+	for (size_t i = 0; i < m->nreach; i++)
+		reached(out, m, &m->reach[i]);
 	fprintf(out, "\n%zu options on the paths\n\n", m->nopts);
 	for (size_t i = 0; i < m->nopts; i++)
 		option(out, &m->opts[i]);
