@@ -480,7 +480,8 @@ static void device_numbers(struct kt_def *d, const struct kt_map *nums)
 	bool misc = !strncmp(d->name, "misc ", 5);
 	char *sym = xstrdup(d->name + (misc ? 5 : 4)), *minor = strchr(sym, ':'), *key;
 	const char *maj = misc ? number(nums, "MISC_MAJOR") : number(nums, sym);
-	const char *min = misc ? number(nums, sym) : NULL;
+	/* MISC_DYNAMIC_MINOR is a request for any free minor, no minor of its own */
+	const char *min = misc && strcmp(sym, "MISC_DYNAMIC_MINOR") ? number(nums, sym) : NULL;
 
 	if (minor) {
 		*minor++ = '\0';
