@@ -199,7 +199,9 @@ int mapdb_save(const struct mapdb *db, FILE *out)
 		jsonw_destroy(&w);
 		fputs(--left ? ",\n" : "\n", out);
 	}
-	fputs("],\n\"reach\": [\n", out);
+	/* a database without targets (a tree that registers none) is written as before there were any */
+	if (db->nreach)
+		fputs("],\n\"reach\": [\n", out);
 	for (size_t i = 0; i < db->nreach; i++) {
 		w = jsonw_new_style(out, JSONW_COMPACT | JSONW_SHORT_ESCAPES);
 		syscall_record(w, db->reach[i], NULL, &secs, &nsecs, &cap);

@@ -623,8 +623,12 @@ static void table(struct kt_index *idx)
 			if (p)
 				*p++ = '\0';
 		}
-		if (n == 5)
+		/* a row of a file this tree does not have says nothing about it (a tree without virt/, another version)
+		 */
+		char *path = n == 5 ? kt_path(idx->srcdir, f[2]) : NULL;
+		if (path && kt_is_file(path))
 			table_row(idx, lineno, f);
+		free(path);
 	}
 	free(text);
 }

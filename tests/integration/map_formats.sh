@@ -18,8 +18,8 @@ eq "json: schema" "kfootprint-map/1" "$(jget "$T/map.json" "d['schema']")"
 eq "json: the footprint's x86_64 syscalls, same counts" \
 	"$(jget "$T/fp.json" "sorted((s['name'], s['calls']) for s in d['syscalls'] if s['abi'] == 'x86_64')")" \
 	"$(jget "$T/map.json" "sorted((s['name'], s['calls']) for s in d['syscalls'])")"
-eq "json: needed_by only names required rows" "True" \
-	"$(jget "$T/map.json" "all(n in {r['name'] for r in d['syscalls'] if r['required']} for c in d['configs'] for n in c['needed_by'])")"
+eq "json: needed_by only names required rows (syscalls, and what their calls reached)" "True" \
+	"$(jget "$T/map.json" "all(n in {r['name'] for r in d['syscalls'] if r['required']} | {r['kind'] + ' ' + r['value'] for r in d['reached'] if r['required']} for c in d['configs'] for n in c['needed_by'])")"
 eq "json: every option on a required row's path is rolled up" "True" \
 	"$(jget "$T/map.json" "all(o.lstrip('!') in {c['name'] for c in d['configs']} for r in d['syscalls'] if r['required'] for o in r['kernel']['configs'] if o.replace('_', '').replace('!', '').isalnum())")"
 eq "json: execve is in fs/exec.c" "fs/exec.c" "$(jget "$T/map.json" "[r['kernel']['file'] for r in d['syscalls'] if r['name'] == 'execve'][0]")"
@@ -40,7 +40,8 @@ eq "text: the answer's options, values and needing syscalls are the JSON's" \
 eq "text: the answer counts the needed options" "$(jget "$T/map.json" "len([c for c in d['configs'] if c['needed_by']])")" \
 	"$(sed -n 's/^needs \([0-9]*\) option.*/\1/p' "$T/map.text")"
 
-# rst: valid for docutils, with warnings as errors; the two tables have a row per syscall and per option
+# rst: valid for docutils, with warnings as errors; the tables have a row per syscall, per refinement (when the
+# footprint has any) and per option
 rst=$(python3 - "$T/map.rst" <<'PY' 2>&1
 import sys
 import docutils.core
@@ -51,8 +52,8 @@ rows = [len([r for r in t.traverse() if r.tagname == "row"]) - 1 for t in tables
 print(" ".join(map(str, rows)))
 PY
 )
-eq "rst: docutils parses it; rows of the two tables" \
-	"$(jget "$T/map.json" "'%d %d' % (len(d['syscalls']), len(d['configs']))")" "$rst"
+eq "rst: docutils parses it; rows of the tables" \
+	"$(jget "$T/map.json" "' '.join(str(len(d[k])) for k in ('syscalls', 'reached', 'configs') if d[k] or k != 'reached')")" "$rst"
 
 # kconfig: parsed back
 kc=$T/map.kconfig
