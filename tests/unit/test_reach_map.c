@@ -76,7 +76,10 @@ static bool has_option(const struct kt_syscall *s, const char *o)
 	return false;
 }
 
-/* The target key, where it is registered, how, and the options on its path (NULL-terminated), all as expected. */
+/* The end of expect()'s options: a pointer, as a variadic argument must be. */
+#define END ((const char *)NULL)
+
+/* The target key, where it is registered, how, and the options on its path (END-terminated), all as expected. */
 static void expect(const struct kt_index *idx, const char *key, const char *file, int line, const char *how,
 		   enum kt_status st, ...)
 {
@@ -104,41 +107,41 @@ static void test_registrations(void **state)
 	struct kt_index *idx = fixture(NULL);
 
 	(void)state;
-	expect(idx, "fs pipefs", "fs/pipe.c", 9, "register_filesystem", KT_RESOLVED, NULL);
+	expect(idx, "fs pipefs", "fs/pipe.c", 9, "register_filesystem", KT_RESOLVED, END);
 	assert_string_equal(target(idx, "fs pipefs")->def_name, "pipe_fs_type");
 	assert_string_equal(target(idx, "fs pipefs")->object, "fs/pipe.o");
 	assert_true(target(idx, "fs pipefs")->complete);
-	expect(idx, "fs ext4", "fs/ext4/super.c", 24, "register_filesystem", KT_RESOLVED, "EXT4_FS", NULL);
+	expect(idx, "fs ext4", "fs/ext4/super.c", 24, "register_filesystem", KT_RESOLVED, "EXT4_FS", END);
 	/* with no configuration every option with a prompt is on: EXT2_FS is, so ext4 does not register ext2 */
 	assert_int_equal(target(idx, "fs ext2")->status, KT_NOT_BUILT);
-	expect(idx, "fs tmpfs", "mm/shmem.c", 9, NULL, KT_RESOLVED, "SHMEM", NULL);
+	expect(idx, "fs tmpfs", "mm/shmem.c", 9, NULL, KT_RESOLVED, "SHMEM", END);
 	assert_int_equal(target(idx, "fs tmpfs")->nalternatives, 1);
-	expect(idx, "af AF_UNIX", "net/unix/af_unix.c", 10, "sock_register", KT_RESOLVED, "UNIX", "NET", NULL);
+	expect(idx, "af AF_UNIX", "net/unix/af_unix.c", 10, "sock_register", KT_RESOLVED, "UNIX", "NET", END);
 	assert_string_equal(target(idx, "af AF_UNIX")->def_name, "unix_family_ops");
 	assert_int_equal(count_prefix(idx, "af "), 1); /* net/socket.c defines sock_register(): no registration */
-	expect(idx, "anon [eventfd]", "fs/eventfd.c", 7, "anon_inode_getfile", KT_RESOLVED, "EVENTFD", NULL);
-	expect(idx, "anon bpf-map", "kernel/bpf/syscall.c", 4, "anon_inode_getfd", KT_RESOLVED, "BPF_SYSCALL", NULL);
+	expect(idx, "anon [eventfd]", "fs/eventfd.c", 7, "anon_inode_getfile", KT_RESOLVED, "EVENTFD", END);
+	expect(idx, "anon bpf-map", "kernel/bpf/syscall.c", 4, "anon_inode_getfd", KT_RESOLVED, "BPF_SYSCALL", END);
 	assert_int_equal(count_prefix(idx, "anon "), 2); /* not the one a comment names */
-	expect(idx, "chr 1", "drivers/char/mem.c", 4, "register_chrdev", KT_RESOLVED, NULL);
-	expect(idx, "chr 5:0", "drivers/tty/tty_io.c", 5, "register_chrdev_region", KT_RESOLVED, NULL);
-	expect(idx, "chr 128", "drivers/tty/pty.c", 5, NULL, KT_RESOLVED, "UNIX98_PTYS", NULL);
+	expect(idx, "chr 1", "drivers/char/mem.c", 4, "register_chrdev", KT_RESOLVED, END);
+	expect(idx, "chr 5:0", "drivers/tty/tty_io.c", 5, "register_chrdev_region", KT_RESOLVED, END);
+	expect(idx, "chr 128", "drivers/tty/pty.c", 5, NULL, KT_RESOLVED, "UNIX98_PTYS", END);
 	/* UNIX98_PTY_SLAVE_MAJOR is an expression of major.h: (UNIX98_PTY_MASTER_MAJOR+UNIX98_PTY_MAJOR_COUNT) */
-	expect(idx, "chr 136", "drivers/tty/pty.c", 6, NULL, KT_RESOLVED, "UNIX98_PTYS", NULL);
-	expect(idx, "chr 10:237", "drivers/block/loop.c", 20, "misc_register", KT_RESOLVED, "BLK_DEV_LOOP", NULL);
-	expect(idx, "blk 7", "drivers/block/loop.c", 22, "__register_blkdev", KT_RESOLVED, "BLK_DEV_LOOP", NULL);
+	expect(idx, "chr 136", "drivers/tty/pty.c", 6, NULL, KT_RESOLVED, "UNIX98_PTYS", END);
+	expect(idx, "chr 10:237", "drivers/block/loop.c", 20, "misc_register", KT_RESOLVED, "BLK_DEV_LOOP", END);
+	expect(idx, "blk 7", "drivers/block/loop.c", 22, "__register_blkdev", KT_RESOLVED, "BLK_DEV_LOOP", END);
 	/* a dynamic major (0), a dynamic minor, a major that is a variable: no target */
 	assert_int_equal(count_prefix(idx, "chr "), 5);
 	assert_int_equal(count_prefix(idx, "blk "), 1);
-	expect(idx, "binfmt script", "fs/binfmt_script.c", 9, "register_binfmt", KT_RESOLVED, "BINFMT_SCRIPT", NULL);
-	expect(idx, "binfmt elf", "fs/binfmt_elf.c", 9, "register_binfmt", KT_RESOLVED, "BINFMT_ELF", NULL);
+	expect(idx, "binfmt script", "fs/binfmt_script.c", 9, "register_binfmt", KT_RESOLVED, "BINFMT_SCRIPT", END);
+	expect(idx, "binfmt elf", "fs/binfmt_elf.c", 9, "register_binfmt", KT_RESOLVED, "BINFMT_ELF", END);
 	/* compat_binfmt_elf.c renames elf_format and #includes binfmt_elf.c */
 	expect(idx, "binfmt compat_elf", "fs/compat_binfmt_elf.c", 8, "register_binfmt", KT_RESOLVED,
-	       "COMPAT_BINFMT_ELF", NULL);
+	       "COMPAT_BINFMT_ELF", END);
 	expect(idx, "bpf_map BPF_MAP_TYPE_HASH", "kernel/bpf/hashtab.c", 2, "BPF_MAP_TYPE", KT_RESOLVED, "BPF_SYSCALL",
-	       NULL);
+	       END);
 	/* the #ifdef CONFIG_NET of bpf_types.h, at the file that defines the verifier ops */
 	expect(idx, "bpf_prog BPF_PROG_TYPE_SOCKET_FILTER", "net/core/filter.c", 2, "BPF_PROG_TYPE", KT_RESOLVED, "NET",
-	       NULL);
+	       END);
 	kt_index_free(idx);
 }
 
@@ -154,8 +157,8 @@ static void test_configuration(void **state)
 	idx = fixture(cfg);
 	/* without EXT2_FS, ext4 registers ext2; without SHMEM, the ramfs-based tmpfs of the #else */
 	expect(idx, "fs ext2", "fs/ext4/super.c", 9, "register_filesystem", KT_RESOLVED, "EXT2_FS", "EXT4_USE_FOR_EXT2",
-	       "EXT4_FS", NULL);
-	expect(idx, "fs tmpfs", "mm/shmem.c", 18, NULL, KT_RESOLVED, "SHMEM", NULL);
+	       "EXT4_FS", END);
+	expect(idx, "fs tmpfs", "mm/shmem.c", 18, NULL, KT_RESOLVED, "SHMEM", END);
 	assert_true(target(idx, "fs tmpfs")->conds[0].negated);
 	assert_int_equal(target(idx, "anon [eventfd]")->status, KT_NOT_BUILT);
 	assert_non_null(strstr(target(idx, "anon [eventfd]")->not_built, "CONFIG_EVENTFD is off"));
@@ -170,13 +173,13 @@ static void test_table(void **state)
 
 	(void)state;
 	/* the row's function gives the line and its #if stack, the file its Makefile path */
-	expect(idx, "ns CLONE_NEWNET", "net/core/net_namespace.c", 3, NULL, KT_RESOLVED, "NET_NS", "NET", NULL);
+	expect(idx, "ns CLONE_NEWNET", "net/core/net_namespace.c", 3, NULL, KT_RESOLVED, "NET_NS", "NET", END);
 	assert_string_equal(target(idx, "ns CLONE_NEWNET")->def_name, "copy_net_ns");
 	assert_non_null(strstr(target(idx, "ns CLONE_NEWNET")->macro, "data/reach-map.tsv:"));
-	expect(idx, "fd memfd", "mm/memfd.c", 2, NULL, KT_RESOLVED, "MEMFD_CREATE", NULL);
-	expect(idx, "ioctl LOOP_*", "drivers/block/loop.c", 12, NULL, KT_RESOLVED, "BLK_DEV_LOOP", NULL);
+	expect(idx, "fd memfd", "mm/memfd.c", 2, NULL, KT_RESOLVED, "MEMFD_CREATE", END);
+	expect(idx, "ioctl LOOP_*", "drivers/block/loop.c", 12, NULL, KT_RESOLVED, "BLK_DEV_LOOP", END);
 	/* a row without a function stands for the whole file (line 0) */
-	expect(idx, "prctl *", "kernel/sys.c", 0, NULL, KT_RESOLVED, NULL);
+	expect(idx, "prctl *", "kernel/sys.c", 0, NULL, KT_RESOLVED, END);
 	assert_true(target(idx, "prctl *")->complete);
 	/* a function the file lacks: said, never guessed */
 	s = target(idx, "ns CLONE_NEWUTS");
@@ -224,8 +227,8 @@ static void test_find(void **state)
 	assert_string_equal(found(idx, "ioctl", "SIOCGIFCONF"), "ioctl SIOCGIFCONF");
 	assert_string_equal(found(idx, "ioctl", "SIOCGIFNAME"), "ioctl SIOC*");
 	assert_string_equal(found(idx, "ioctl", "LOOP_GET_STATUS64"), "ioctl LOOP_*");
-	expect(idx, "ioctl SIOCGIFCONF", "net/ipv4/devinet.c", 2, NULL, KT_RESOLVED, "INET", "NET", NULL);
-	expect(idx, "ioctl SIOC*", "net/core/dev_ioctl.c", 2, NULL, KT_RESOLVED, "NET", NULL);
+	expect(idx, "ioctl SIOCGIFCONF", "net/ipv4/devinet.c", 2, NULL, KT_RESOLVED, "INET", "NET", END);
+	expect(idx, "ioctl SIOC*", "net/core/dev_ioctl.c", 2, NULL, KT_RESOLVED, "NET", END);
 	assert_string_equal(found(idx, "prctl", "PR_SET_NAME"), "prctl *");
 	/* the fixture has no security/keys/: the table's keyctl rows are no targets of it */
 	assert_null(found(idx, "keyctl", "KEYCTL_READ"));
