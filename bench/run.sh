@@ -5,7 +5,7 @@
 # median over the repetitions of (tool's wall time / untraced wall time of the same repetition).
 # Environment: KF_BENCH_REPS (default 5), KF_BENCH_ONLY (substring of workload names), KF_BENCH_PTRACE_OPTS
 # (extra options for the ptrace column, e.g. --no-pin), KF_BENCH_REACH=0 (leave out the second table: what
-# recording what each call reached costs). Not a test: it prints figures and exits 0.
+# recording what each call reached costs), KF_BENCH_MAIN=0 (only that table). Not a test: it prints figures and exits 0.
 set -u
 build=${1:-build}
 kf=$build/kfootprint
@@ -93,7 +93,7 @@ hdr = "%-18s %9s" % ("workload", "untraced") + "".join(" %13s" % n for n, f in t
 print(hdr)
 print("-" * len(hdr))
 for name, w, deterministic in workloads:
-    if only and only not in name:
+    if (only and only not in name) or os.environ.get("KF_BENCH_MAIN", "1") == "0":
         continue
     times = {n: [] for n, f in tools}
     for r in range(reps):
