@@ -706,7 +706,7 @@ static void reach_line(struct strbuf *sb, const struct fp_sysstat *s)
 			strbuf_addf(sb, ", others %" PRIu64, rest);
 	}
 	if (s->reach_other)
-		strbuf_addf(sb, "; more kinds %" PRIu64, s->reach_other);
+		strbuf_addf(sb, "; %" PRIu64 " more, past the %d kept", s->reach_other, FP_REACH_MAX);
 	strbuf_addch(sb, '\n');
 	free(v);
 }

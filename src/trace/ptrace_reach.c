@@ -500,14 +500,14 @@ static int sockaddr_family(const struct pt_task *t, uint64_t addr, uint64_t len)
 static int msghdr_family(const struct pt_task *t, uint64_t msg)
 {
 	if (compat(t)) {
-		uint32_t h[2];
+		uint32_t h[2] = {0, 0};
 
 		return pt_read_mem(t->tid, msg, h, sizeof(h)) < 0 ? -1 : sockaddr_family(t, h[0], h[1]);
 	}
 	struct {
 		uint64_t name;
 		uint32_t len;
-	} h;
+	} h = {0, 0};
 	return pt_read_mem(t->tid, msg, &h, sizeof(h)) < 0 ? -1 : sockaddr_family(t, h.name, h.len);
 }
 

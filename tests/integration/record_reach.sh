@@ -51,10 +51,20 @@ check "csv: the refinements of a row" grep -q '^x86_64,lseek,8,3,1,[0-9.]*,Files
 "$KF" report -F json "$T/wl.json" >"$T/back.json"
 check "json: read back and written again, byte for byte" cmp "$T/wl.json" "$T/back.json"
 
+# --- merge: two recordings' refinements add up; with one that has none, the merged footprint says it has none ---
+"$KF" record -b ptrace -o "$T/wl2.json" --report /dev/null -- "$WL/wl_reach" "$T/scratch" >/dev/null 2>&1
+"$KF" merge -o "$T/merged.json" "$T/wl.json" "$T/wl2.json" 2>/dev/null
+eq "merge: the refinements of two recordings add up" "True
+fd anon:[eventfd] 2
+fd chr:1:3 2" "$(jget "$T/merged.json" 'd.get("reached")'; reached "$T/merged.json" lseek)"
+
 # --- --no-reach ---
 "$KF" record -b ptrace --no-reach -o "$T/none.json" --report /dev/null -- "$WL/wl_reach" "$T/scratch" >/dev/null 2>&1
 eq "--no-reach: nothing reached is recorded" "False 0" \
 	"$(jget "$T/none.json" '"%s %d" % (d.get("reached", False), sum(len(s.get("reached", [])) for s in d["syscalls"]))')"
+"$KF" merge -o "$T/merged2.json" "$T/wl.json" "$T/none.json" 2>/dev/null
+eq "merge with a footprint without refinements: not said to have them" "False" \
+	"$(jget "$T/merged2.json" 'd.get("reached", False)')"
 
 # --- namespaces, mounts: real programs ---
 if unshare -n -m true 2>/dev/null; then
