@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 /* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
-#define MAGIC "kfootprint ktree cache 5\n"
+#define MAGIC "kfootprint ktree cache 6\n"
 
 static uint64_t fnv(const char *s, uint64_t h)
 {

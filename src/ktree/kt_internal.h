@@ -144,7 +144,7 @@ struct kt_reach_at {
 	const void *st;
 };
 /* Where the next needles of a file are (kt_reach.c), so that a line is searched only when it holds one. */
-#define KT_REACH_NEEDLES 6
+#define KT_REACH_NEEDLES 8
 struct kt_reach_cursor {
 	const char *next[KT_REACH_NEEDLES], *end;
 	bool bpf_types; /* the file is include/linux/bpf_types.h */

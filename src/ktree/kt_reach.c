@@ -133,6 +133,8 @@ static char *member(const char *b, const char *e, const char *name)
 		char *s = str_arg(q, e);
 		if (s)
 			return s;
+		if (q < e && *q == '&') /* .prot = &tcp_prot */
+			q = skip_ws(q + 1, e);
 		size_t m = ident(q, e);
 		return m ? xstrndup(q, m) : NULL;
 	}
@@ -166,10 +168,15 @@ static void add(struct kt_scan *sc, const char *rel, int line, const char *key, 
  * The needles that tell a line may hold a registration. The scanner reads 110 MB: each file is searched once for
  * each needle, and then a line only when the next occurrence of one falls in it (struct kt_reach_cursor).
  */
-static const char *const needles[KT_REACH_NEEDLES] = {
-    "register",	    "anon_inode_", "driver->major", "const struct bpf_map_ops ", "const struct bpf_verifier_ops ",
-    "insert_binfmt"};
-enum { N_REGISTER, N_ANON, N_MAJOR, N_BPF, N_BPF2, N_INSERT };
+static const char *const needles[KT_REACH_NEEDLES] = {"register",
+						      "anon_inode_",
+						      "driver->major",
+						      "const struct bpf_map_ops ",
+						      "const struct bpf_verifier_ops ",
+						      "insert_binfmt",
+						      "struct inet_protosw ",
+						      "struct proto "};
+enum { N_REGISTER, N_ANON, N_MAJOR, N_BPF, N_BPF2, N_INSERT, N_PROTOSW, N_PROTO };
 /* "register" is everywhere: a file is read line by line only when it calls one of these */
 static const char *const calls[] = {"sock_register(",  "register_filesystem(", "misc_register(",
 				    "register_chrdev", "register_blkdev(",     "register_binfmt("};
@@ -370,15 +377,111 @@ static void bpf_ops(struct kt_scan *sc, const char *rel, const char *l, const ch
 	}
 }
 
+/*
+ * The family whose table a struct inet_protosw var joins: the call that registers &var, else the one of the two
+ * calls the file makes (net/ipv4/af_inet.c registers the elements of inetsw_array[] through a pointer).
+ */
+static const char *protosw_family(const char *text, size_t len, const char *var)
+{
+	char v4[128], v6[128];
+
+	snprintf(v4, sizeof(v4), "inet_register_protosw(&%s)", var);
+	snprintf(v6, sizeof(v6), "inet6_register_protosw(&%s)", var);
+	if (memmem(text, len, v6, strlen(v6)))
+		return "AF_INET6";
+	if (memmem(text, len, v4, strlen(v4)))
+		return "AF_INET";
+	bool four = memmem(text, len, "inet_register_protosw(", 22),
+	     six = memmem(text, len, "inet6_register_protosw(", 23);
+	return four == six ? NULL : four ? "AF_INET" : "AF_INET6";
+}
+
+/* The line number of p, given that l starts line. */
+static int line_of(const char *p, const char *l, int line)
+{
+	for (const char *q = l; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+/* One element { .type = SOCK_STREAM, .protocol = IPPROTO_TCP, .prot = &tcp_prot, ... } of a protocol switch. */
+static void protosw(struct kt_scan *sc, const char *rel, const char *family, const char *b, const char *e, int line,
+		    const struct kt_reach_at *at)
+{
+	char *type = member(b, e, "type"), *proto = member(b, e, "protocol"), *prot = member(b, e, "prot");
+
+	if (type && proto && prot) {
+		char *key = xasprintf("raw proto %s:%s:%s", family, type, proto);
+		add(sc, rel, line, key, strcmp(family, "AF_INET6") ? "inet_register_protosw" : "inet6_register_protosw",
+		    prot, at);
+		free(key);
+	}
+	free(type);
+	free(proto);
+	free(prot);
+}
+
+/* `static struct inet_protosw inetsw_array[] =` or `... tcpv6_protosw = {`: its elements, by socket type. */
+static void protocols(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l, const char *eol,
+		      int line, const struct kt_reach_at *at)
+{
+	const char *a = memmem(l, (size_t)(eol - l), "struct inet_protosw ", 20), *b, *e;
+
+	if (!a || (l[0] != 's' && l[0] != 'c'))
+		return; /* a definition starts its line */
+	a += 20;
+	char *var = xstrndup(a, ident(a, eol));
+	const char *family = *var ? protosw_family(text, len, var) : NULL;
+	if (family && initializer(text, len, var, (size_t)(l - text), &b, &e)) {
+		const char *q = skip_ws(b, e);
+		if (q < e && *q == '{') {
+			/* an array: every top-level { ... } */
+			int depth = 0;
+			const char *start = NULL;
+			for (const char *p = q; p < e; p++) {
+				if (*p == '{' && depth++ == 0)
+					start = p + 1;
+				else if (*p == '}' && --depth == 0 && start)
+					protosw(sc, rel, family, start, p, line_of(start, l, line), at);
+			}
+		} else {
+			protosw(sc, rel, family, b, e, line, at);
+		}
+	}
+	free(var);
+}
+
+/* `struct proto tcp_prot = {`: where a protocol switch's .prot is defined. */
+static void proto_def(struct kt_scan *sc, const char *rel, const char *l, const char *eol, int line,
+		      const struct kt_reach_at *at)
+{
+	const char *q = l;
+
+	if (!strncmp(q, "static ", 7))
+		q += 7;
+	if (strncmp(q, "struct proto ", 13))
+		return;
+	q = skip_ws(q + 13, eol);
+	size_t n = ident(q, eol);
+	const char *r = skip_ws(q + n, eol);
+	if (!n || r >= eol || *r != '=')
+		return;
+	char *name = xstrndup(q, n), *key = xasprintf("def %s", name);
+	add(sc, rel, line, key, "DEF", name, at);
+	free(key);
+	free(name);
+}
+
 void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const char *rel, const char *text, size_t len,
 			const char *l, const char *eol, int line, const struct kt_reach_at *at)
 {
 	bool reg = in_line(cur, N_REGISTER, l, eol) | in_line(cur, N_INSERT, l, eol);
 	bool anon = in_line(cur, N_ANON, l, eol), major = in_line(cur, N_MAJOR, l, eol);
 	bool bpf = in_line(cur, N_BPF, l, eol) | in_line(cur, N_BPF2, l, eol);
+	bool protosw = in_line(cur, N_PROTOSW, l, eol), proto = in_line(cur, N_PROTO, l, eol);
 	const char *p;
 
-	if (!reg && !anon && !major && !bpf && !cur->bpf_types)
+	if (!reg && !anon && !major && !bpf && !protosw && !proto && !cur->bpf_types)
 		return;
 	p = skip_ws(l, eol);
 	if (p < eol && (*p == '*' || (*p == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/'))))
@@ -393,6 +496,10 @@ void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const c
 		bpf_types(sc, rel, l, eol, line, at);
 	if (bpf)
 		bpf_ops(sc, rel, l, eol, line, at);
+	if (protosw)
+		protocols(sc, rel, text, len, l, eol, line, at);
+	if (proto)
+		proto_def(sc, rel, l, eol, line, at);
 }
 /* `#define elf_format compat_elf_format` in a .c file that #includes another: a renamed registration. */
 void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at)
@@ -529,15 +636,21 @@ static const struct kt_def *find_def(const struct kt_scan *sc, const char *prefi
 	return NULL;
 }
 
-/* A bpf program or map type: the file that defines its ops, under the #ifdefs of include/linux/bpf_types.h. */
-static void bpf_type(struct kt_scan *sc, size_t i)
+/*
+ * A bpf program or map type: the file that defines its ops, under the #ifdefs of include/linux/bpf_types.h. A
+ * protocol of a family: the file that defines its struct proto, under the #ifdefs of its protocol switch.
+ */
+static void raw_target(struct kt_scan *sc, size_t i)
 {
+	bool bpf = !strncmp(sc->defs[i].name, "raw bpf_", 8);
 	char *key = xstrdup(sc->defs[i].name + 4), *ops = xstrdup(sc->defs[i].calls_ksys);
 	const struct kt_def *def = find_def(sc, "def ", ops, NULL);
 	size_t di = def ? (size_t)(def - sc->defs) : 0;
-	/* without a definition of the ops, the table's user: kernel/bpf/syscall.c #includes bpf_types.h */
-	struct kt_def *d =
-	    push_def(sc, key, sc->defs[i].macro, def ? def->file : "kernel/bpf/syscall.c", def ? def->line : 1, ops);
+	/* without a definition: the bpf table's user (kernel/bpf/syscall.c #includes it), or the protocol switch */
+	char *file = xstrdup(def ? def->file : bpf ? "kernel/bpf/syscall.c" : sc->defs[i].file);
+	int line = def ? def->line : bpf ? 1 : sc->defs[i].line;
+	struct kt_def *d = push_def(sc, key, sc->defs[i].macro, file, line, ops);
+	free(file);
 	def = def ? &sc->defs[di] : NULL; /* push_def may have moved the array */
 	for (size_t j = 0; j < sc->defs[i].conds.n; j++)
 		kt_condv_push(&d->conds, &sc->defs[i].conds.v[j]);
@@ -649,8 +762,8 @@ void kt_reach_prepare(struct kt_index *idx)
 	}
 	kt_map_release(&nums, free);
 	for (size_t i = 0; i < n0; i++)
-		if (!strncmp(sc->defs[i].name, "raw bpf_", 8))
-			bpf_type(sc, i);
+		if (!strncmp(sc->defs[i].name, "raw bpf_", 8) || !strncmp(sc->defs[i].name, "raw proto ", 10))
+			raw_target(sc, i);
 	binfmt_aliases(sc, n0);
 	table(idx);
 }
@@ -664,6 +777,8 @@ size_t kt_reach_keys(const char *kind, const char *value, char **out, size_t max
 
 	if (!kind || !value || max < 2)
 		return 0;
+	if (!strcmp(kind, "fd") && !strncmp(value, "socket:", 7))
+		return kt_reach_keys("socket", value + 7, out, max);
 	if (!strcmp(kind, "fd")) {
 		static const char *const fs[] = {"file:", "dir:", "fifo:", "symlink:"};
 		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
@@ -682,6 +797,11 @@ size_t kt_reach_keys(const char *kind, const char *value, char **out, size_t max
 			out[n++] = xasprintf("%.3s %.*s", value, (int)(c - value - 4), value + 4);
 		} else
 			out[n++] = xasprintf("fd %s", value);
+	} else if (!strcmp(kind, "socket") && max >= 3 && (c = strrchr(value, ':')) && c > strchr(value, ':')) {
+		/* the protocol's own switch entry, else the family's wildcard one (raw sockets), else the family */
+		out[n++] = xasprintf("proto %s", value);
+		out[n++] = xasprintf("proto %.*s:IPPROTO_IP", (int)(c - value), value);
+		out[n++] = xasprintf("af %.*s", (int)strcspn(value, ":"), value);
 	} else if (!strcmp(kind, "socket") || !strcmp(kind, "af")) {
 		out[n++] = xasprintf("af %.*s", (int)strcspn(value, ":"), value);
 	} else if (!strcmp(kind, "fstype")) {

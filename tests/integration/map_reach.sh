@@ -34,6 +34,11 @@ needs "AF_UNIX needs UNIX" socket AF_UNIX:SOCK_STREAM:0 UNIX
 needs "AF_INET needs INET" socket AF_INET:SOCK_DGRAM:IPPROTO_UDP INET
 needs "AF_INET6 needs IPV6" socket AF_INET6:SOCK_STREAM:IPPROTO_TCP IPV6
 needs "AF_PACKET needs PACKET" socket AF_PACKET:SOCK_RAW:768 PACKET
+eq "a TCP socket of IPv6 reaches its protocol: tcpv6_prot in net/ipv6/tcp_ipv6.c" \
+	"proto AF_INET6:SOCK_STREAM:IPPROTO_TCP net/ipv6/tcp_ipv6.c tcpv6_prot" \
+	"$(jget "$T/builtin.json" "' '.join('%s %s %s' % (r['target'], r['kernel']['file'], r['kernel']['definition']) for r in d['reached'] if r['value'] == 'AF_INET6:SOCK_STREAM:IPPROTO_TCP')")"
+eq "a UDP socket of IPv4: net/ipv4/udp.c" "net/ipv4/udp.c" \
+	"$(jget "$T/builtin.json" "' '.join(r['kernel']['file'] for r in d['reached'] if r['value'] == 'AF_INET:SOCK_DGRAM:IPPROTO_UDP')")"
 eq "AF_NETLINK: net/netlink is always built under net/, so NET alone" \
 	"socket AF_NETLINK:SOCK_RAW:NETLINK_ROUTE -> af AF_NETLINK [NET]" \
 	"$(grep '^socket AF_NETLINK' "$T/builtin.txt")"

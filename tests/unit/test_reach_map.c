@@ -137,6 +137,12 @@ static void test_registrations(void **state)
 	/* compat_binfmt_elf.c renames elf_format and #includes binfmt_elf.c */
 	expect(idx, "binfmt compat_elf", "fs/compat_binfmt_elf.c", 8, "register_binfmt", KT_RESOLVED,
 	       "COMPAT_BINFMT_ELF", END);
+	/* a protocol switch's element, at the definition of its struct proto; raw's wildcard, where none is */
+	expect(idx, "proto AF_INET:SOCK_STREAM:IPPROTO_TCP", "net/ipv4/tcp_ipv4.c", 2, "inet_register_protosw",
+	       KT_RESOLVED, "INET", "NET", END);
+	assert_string_equal(target(idx, "proto AF_INET:SOCK_STREAM:IPPROTO_TCP")->def_name, "tcp_prot");
+	expect(idx, "proto AF_INET:SOCK_RAW:IPPROTO_IP", "net/ipv4/af_inet.c", 11, NULL, KT_RESOLVED, "INET", "NET",
+	       END);
 	expect(idx, "bpf_map BPF_MAP_TYPE_HASH", "kernel/bpf/hashtab.c", 2, "BPF_MAP_TYPE", KT_RESOLVED, "BPF_SYSCALL",
 	       END);
 	/* the #ifdef CONFIG_NET of bpf_types.h, at the file that defines the verifier ops */
@@ -235,6 +241,11 @@ static void test_find(void **state)
 	assert_null(found(idx, "fd", "file:pidfs"));
 	assert_null(found(idx, "fd", "unknown"));
 	assert_null(found(idx, "socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP"));
+	assert_string_equal(found(idx, "socket", "AF_INET:SOCK_STREAM:IPPROTO_TCP"),
+			    "proto AF_INET:SOCK_STREAM:IPPROTO_TCP");
+	assert_string_equal(found(idx, "fd", "socket:AF_INET:SOCK_STREAM:IPPROTO_TCP"),
+			    "proto AF_INET:SOCK_STREAM:IPPROTO_TCP");
+	assert_string_equal(found(idx, "socket", "AF_INET:SOCK_RAW:IPPROTO_ICMP"), "proto AF_INET:SOCK_RAW:IPPROTO_IP");
 	assert_null(found(idx, "ioctl", "0x0000abcd"));
 	kt_index_free(idx);
 }
@@ -417,6 +428,11 @@ static void test_real(void **state)
 	real_needs("socket", "AF_UNIX:SOCK_STREAM:0", "UNIX");
 	real_needs("socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP", "INET");
 	real_needs("socket", "AF_INET6:SOCK_STREAM:IPPROTO_TCP", "IPV6");
+	real_needs("fd", "socket:AF_INET:SOCK_STREAM:IPPROTO_TCP", "INET");
+	assert_non_null(target(real, "proto AF_INET:SOCK_STREAM:IPPROTO_TCP"));
+	assert_string_equal(target(real, "proto AF_INET:SOCK_STREAM:IPPROTO_TCP")->file, "net/ipv4/tcp_ipv4.c");
+	assert_non_null(target(real, "proto AF_INET6:SOCK_DGRAM:IPPROTO_UDP"));
+	assert_string_equal(target(real, "proto AF_INET6:SOCK_DGRAM:IPPROTO_UDP")->file, "net/ipv6/udp.c");
 	real_needs("socket", "AF_PACKET:SOCK_RAW:768", "PACKET");
 	/* net/netlink is obj-y under net/: netlink sockets need NET, and no option of their own */
 	real_needs("socket", "AF_NETLINK:SOCK_RAW:NETLINK_ROUTE", "NET");
