@@ -42,9 +42,15 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kmap_o
 		fputs("needed by ", out);
 		names(out, o->needed_by, o->nneeded);
 	} else {
-		fputs("only probes need it: ", out);
+		/* a refinement's label has a space ("socket AF_PACKET:..."): its calls all failed, not with ENOSYS */
+		bool reached = false;
+		for (size_t i = 0; i < o->nprobed; i++)
+			reached |= strchr(o->probed_by[i], ' ') != NULL;
+		fputs(reached ? "only failed calls need it: " : "only probes need it: ", out);
 		names(out, o->probed_by, o->nprobed);
-		fputs(" (every call failed with ENOSYS), so it is left out\n", out);
+		fputs(reached ? " (every call of each failed), so it is left out\n"
+			      : " (every call failed with ENOSYS), so it is left out\n",
+		      out);
 		fprintf(out, "#   (to keep them: CONFIG_%s=y)\n", o->name);
 		return;
 	}

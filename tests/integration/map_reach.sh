@@ -80,6 +80,9 @@ eq "options of not-required refinements only are probed, not needed: PACKET" "[]
 "$KF" map --no-running -F kconfig "$fp" >"$T/k.config"
 eq "kconfig: CONFIG_EVENTFD=y under the refinement that needs it" "# EVENTFD: needed by fd anon:[eventfd]|CONFIG_EVENTFD=y" \
 	"$(grep -A1 '^# EVENTFD:' "$T/k.config" | paste -sd'|')"
+eq "kconfig: an option only failed calls need is left out, saying so" \
+	"# PACKET: only failed calls need it: socket AF_PACKET:SOCK_RAW:768 (every call of each failed), so it is left out" \
+	"$(grep '^# PACKET:' "$T/k.config")"
 eq "kconfig: every needed option set" "$(jget "$T/builtin.json" "len([c for c in d['configs'] if c['needed_by']])")" \
 	"$(grep -c '^CONFIG_.*=y$' "$T/k.config")"
 "$KF" map --no-running "$fp" >"$T/map.text"
