@@ -337,10 +337,10 @@ static void bpf_types(struct kt_scan *sc, const char *rel, const char *l, const 
 	char *s, *t, *key;
 
 	/* include/linux/bpf_types.h: the program and map types, under the #ifdefs that gate them */
-	if (*l == 'B') {
-		bool prog = !strncmp(l, "BPF_PROG_TYPE(", 14), map = !strncmp(l, "BPF_MAP_TYPE(", 13);
+	bool prog = !strncmp(l, "BPF_PROG_TYPE(", 14), map = !strncmp(l, "BPF_MAP_TYPE(", 13);
+	if ((prog || map) && l + 14 < eol) {
 		const char *q = l + (prog ? 14 : 13);
-		const char *c = (prog || map) ? memchr(q, ',', (size_t)(eol - q)) : NULL;
+		const char *c = memchr(q, ',', (size_t)(eol - q));
 		size_t n = ident(q, eol), m;
 		if (c && n) {
 			c = skip_ws(c + 1, eol);
