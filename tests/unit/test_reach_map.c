@@ -423,8 +423,7 @@ static void real_needs(const char *kind, const char *value, const char *option)
 static void test_real(void **state)
 {
 	(void)state;
-	if (!real)
-		skip();
+	assert_non_null(real);
 	real_needs("socket", "AF_UNIX:SOCK_STREAM:0", "UNIX");
 	real_needs("socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP", "INET");
 	real_needs("socket", "AF_INET6:SOCK_STREAM:IPPROTO_TCP", "IPV6");
@@ -477,6 +476,12 @@ int main(void)
 	    cmocka_unit_test(test_cache),	  cmocka_unit_test(test_mapdb_round_trip),
 	    cmocka_unit_test(test_annotate),	  cmocka_unit_test_setup_teardown(test_real, real_setup, real_teardown),
 	};
+	size_t n = sizeof(tests) / sizeof(tests[0]);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* cmocka's skip() has no reason; the real tree's test is left out with one instead */
+	if (!getenv("KF_KSRC") || !*getenv("KF_KSRC")) {
+		printf("ok - real_tree # SKIP KF_KSRC is not set (tests/integration/map_reach.sh sets it)\n");
+		n--;
+	}
+	return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
 }
