@@ -328,9 +328,12 @@ __noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
 {
 	struct kf_proc_rec *r = rec_of(proc);
 
-	/* the live progress line's count: one cache line per CPU, so CPUs do not contend for it */
+	/*
+	 * The live progress line's count: one cache line per CPU, so CPUs do not contend for it; not atomic, as
+	 * only a program preempted on the same CPU can lose an update, of a figure for the eye.
+	 */
 	if (err != KF_ERR_SECCOMP_KILL)
-		__sync_fetch_and_add(&cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls, 1);
+		cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls++;
 	if (r && nr >= 0 && nr <= KF_SLOT_NR_MAX && err <= KF_ERR_SECCOMP_KILL && abi < KF_BPF_NABI &&
 	    slot_add(r, KF_SLOT_KEY(abi, nr, err), ns))
 		return 0;
@@ -673,7 +676,11 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 			account_seccomp_kill(t);
 			return 0;
 		}
-		nr = BPF_CORE_READ(regs, orig_ax);
+		/*
+		 * The same saved registers as regs, through the task's BTF pointer: a direct load, where reading
+		 * regs (a plain pointer) costs a bpf_probe_read_kernel() on every call.
+		 */
+		nr = ((struct pt_regs *)bpf_task_pt_regs(task))->orig_ax;
 		abi = call_abi(task, &nr);
 		if (nr == -1) /* sigreturn sets orig_ax to -1 against restarts (i386 sigreturn is named so too) */
 			nr = per_abi(nr_rt_sigreturn, abi);
