@@ -409,9 +409,10 @@ static __always_inline void fill_hdr(struct kf_ev_hdr *h, __u32 type, __u32 proc
  * Argument i (0-5) of the call: from the register that ABI passes it in, found through a table of CO-RE
  * offsets rather than a switch, whose every case the verifier would follow to the end of the program. At
  * sys_exit the saved user registers still hold the arguments (only ax has the result), also for a call
- * seccomp refused, which has no sys_enter.
+ * seccomp refused, which has no sys_enter. A global function: the verifier checks it once, not at each of
+ * its callers.
  */
-static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int i)
+__noinline __u64 reg_arg_of(__u64 regs, __u32 abi, __s32 i)
 {
 	__u32 offs[16] = {
 	    bpf_core_field_offset(struct pt_regs, di), bpf_core_field_offset(struct pt_regs, si),
@@ -422,10 +423,15 @@ static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int
 	    bpf_core_field_offset(struct pt_regs, di), bpf_core_field_offset(struct pt_regs, bp),
 	};
 	__u32 i386 = abi == KF_BPF_ABI_I386;
-	unsigned long v = 0;
+	__u64 v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v), (char *)regs + offs[(i386 * 6 + i) & 15]);
-	return i386 ? (__u32)v : v;
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)regs + offs[(i386 * 6 + (__u32)i) & 15]);
+	return v & (~0ull >> (i386 * 32)); /* an i386 register's upper half is not the argument's */
+}
+
+static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int i)
+{
+	return reg_arg_of((__u64)regs, abi, i);
 }
 
 /* 1 + the index in open_sc of an open-like call, 0 for other calls. */
