@@ -145,8 +145,8 @@ def startup_and_storm():
     The fixed cost (start-up and teardown, which is most of a short workload) and the per-call cost of one
     syscall tracepoint: kfootprint's two bpf modes beside ptrace, strace -f -c, perf trace -s and, on the
     storm, perf stat counting raw_syscalls tracepoints in the kernel (the floor for one and for two
-    tracepoints). Paired: every tool once per repetition, in turn; a cell is the median of its wall times
-    (CPU: user + system of the tool and what it waited for) and, in brackets, the median of the ratios to
+    tracepoints). Paired: every tool once per repetition, in turn; a cell is the median of its wall and CPU
+    times (CPU: user + system of the tool and what it waited for), then the medians of the ratios of each to
     the untraced run of the same repetition.
     """
     sreps = int(os.environ.get("KF_BENCH_STARTUP_REPS", "21"))
@@ -169,7 +169,7 @@ def startup_and_storm():
             return
         print()
         print(title)
-        hdr = "%-22s" % "workload" + "".join(" %19s" % t for t in names)
+        hdr = "%-22s" % "workload" + "".join(" %25s" % t for t in names)
         print(hdr)
         print("-" * len(hdr))
         for name, w in workloads:
@@ -183,16 +183,18 @@ def startup_and_storm():
             for t in names:
                 ok = [(x, b) for x, b in zip(res[t], base) if x and b]
                 if not ok:
-                    row += " %19s" % "n/a"
+                    row += " %25s" % "n/a"
                     continue
                 wall = statistics.median(x[0] for x, b in ok)
                 cpu = statistics.median(x[1] for x, b in ok)
                 ratio = statistics.median(x[0] / b[0] for x, b in ok)
+                # on a shared machine the CPU ratio holds where waiting for a CPU swells the wall times
+                cratio = statistics.median(x[1] / b[1] for x, b in ok if b[1] > 0) if any(b[1] > 0 for x, b in ok) else 0
                 cell = "%.1f/%.1f ms" % (wall * 1e3, cpu * 1e3) if wall < 1 else "%.2f/%.2f s" % (wall, cpu)
-                row += " %19s" % (cell if t == "untraced" else "%s %5.2fx" % (cell, ratio))
+                row += " %25s" % (cell if t == "untraced" else "%s %.2f/%.2fx" % (cell, ratio, cratio))
             print(row, flush=True)
 
-    table("start-up: wall/CPU, median of %d paired runs, [wall / untraced wall]" % sreps, start_tools,
+    table("start-up: wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % sreps, start_tools,
           [("start-up: true", ["true"]), ("start-up: python3 pass", ["python3", "-c", "pass"])], sreps)
     storm = ["perf", "bench", "syscall", "basic", "--loop", loops]
     perf_stat = have("perf") and ok_run(["perf", "stat", "-e", "raw_syscalls:sys_enter", "-o", "/dev/null", "--", "true"])
@@ -205,7 +207,7 @@ def startup_and_storm():
         ("kf bpf", (lambda w: [kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         ("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time"] + q + ["--"] + w) if bpf else None),
     ]
-    table("storm (%s getppid): wall/CPU, median of %d paired runs, [wall / untraced wall]" % (loops, reps),
+    table("storm (%s getppid): wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % (loops, reps),
           storm_tools, [("storm: syscall basic", storm)], reps)
     if bpf and (not only or only in "storm: syscall basic"):
         # --no-time counts exactly: every getppid of the storm, from sys_exit alone
