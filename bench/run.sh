@@ -3,6 +3,9 @@
 #   sh bench/run.sh [BUILD-DIR]        (default build)
 # For each workload, every tool runs once per repetition in the same order (paired runs); each cell is the
 # median over the repetitions of (tool's wall time / untraced wall time of the same repetition).
+# Then startup_and_storm(): the fixed cost on `true` and `python3 -c pass` (KF_BENCH_STARTUP_REPS runs, default 21),
+# and the per-call cost on a getppid storm (KF_BENCH_STORM_LOOPS calls, default 10000000) beside perf stat counting
+# one and two raw_syscalls tracepoints.
 # Environment: KF_BENCH_REPS (default 5), KF_BENCH_ONLY (substring of workload names), KF_BENCH_PTRACE_OPTS
 # (extra options for the ptrace column, e.g. --no-pin), KF_BENCH_REACH=0 (leave out the second table: what
 # recording what each call reached costs), KF_BENCH_MAIN=0 (only that table). Not a test: it prints figures and exits 0.
@@ -12,7 +15,7 @@ kf=$build/kfootprint
 [ -x "$kf" ] || { echo "bench: $kf not built (make)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "bench: needs python3" >&2; exit 1; }
 exec python3 - "$kf" "${KF_BENCH_REPS:-5}" "${KF_BENCH_ONLY:-}" "${KF_BENCH_PTRACE_OPTS:-}" <<'PY'
-import json, os, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 kf, reps, only, popts = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split()
 workloads = [
@@ -127,6 +130,18 @@ for name, w, deterministic in workloads:
 if bpf_lost:
     print("kf bpf: %d lost events over %d runs" % (sum(bpf_lost), len(bpf_lost)))
 
+
+def timed_cpu(argv):
+    """(wall s, CPU s of the command and the children it waited for), or None when it failed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = timed(argv)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if t is None:
+        return None
+    return t, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+
 # What recording what each call reached costs ptrace: the same command with and without --no-reach, paired runs.
 # The dd storm is the worst case: every call takes an fd (one lookup per fd, then the per-process cache).
 reach_workloads = [
@@ -135,15 +150,6 @@ reach_workloads = [
     ("syscall basic", ["perf", "bench", "syscall", "basic", "--loop", "20000"]),
     ("dd 200k read+write", ["dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=200000", "status=none"]),
 ]
-
-def cpu_timed(argv):
-    # CPU time (user + system) of the command and its descendants: less at the mercy of a busy machine than wall.
-    import resource
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if timed(argv) is None:
-        return None
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 def reach_rows_ptrace():
     cols = [("untraced", lambda w: w),
@@ -167,7 +173,8 @@ def reach_rows_ptrace():
             for n, f in cols:
                 t[n].append(timed(f(w)))
             for n, f in cols[1:]:
-                cpu[n].append(cpu_timed(f(w)))
+                rc = timed_cpu(f(w))
+                cpu[n].append(rc[1] if rc else None)
         base = t["untraced"]
         med = {n: statistics.median([x / b for x, b in zip(t[n], base) if x and b] or [float("nan")]) for n, f in cols[1:]}
         pair = statistics.median([x / y for x, y in zip(t["reach"], t["no-reach"]) if x and y] or [float("nan")])
@@ -177,5 +184,86 @@ def reach_rows_ptrace():
 
 if os.environ.get("KF_BENCH_REACH", "1") != "0":
     reach_rows_ptrace()
+
+
+def startup_and_storm():
+    """
+    The fixed cost (start-up and teardown, which is most of a short workload) and the per-call cost of one
+    syscall tracepoint: kfootprint's two bpf modes beside ptrace, strace -f -c, perf trace -s and, on the
+    storm, perf stat counting raw_syscalls tracepoints in the kernel (the floor for one and for two
+    tracepoints). Paired: every tool once per repetition, in turn; a cell is the median of its wall and CPU
+    times (CPU: user + system of the tool and what it waited for), then the medians of the ratios of each to
+    the untraced run of the same repetition.
+    """
+    sreps = int(os.environ.get("KF_BENCH_STARTUP_REPS", "21"))
+    loops = os.environ.get("KF_BENCH_STORM_LOOPS", "10000000")
+    q = ["--report", "/dev/null"]
+    bpf = bpf_ok
+    start_tools = [
+        ("untraced", lambda w: w),
+        ("kf bpf", (lambda w: [kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
+        ("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time"] + q + ["--"] + w) if bpf else None),
+        ("kf ptrace", lambda w: [kf, "record", "-b", "ptrace"] + popts + q + ["--"] + w),
+        ("strace -f -c", (lambda w: ["strace", "-f", "-c", "-o", "/dev/null", "--"] + w) if have("strace") else None),
+        ("perf trace -s", (lambda w: ["perf", "trace", "-s", "-o", "/dev/null", "--"] + w) if perf_ok else None),
+    ]
+
+    def table(title, tools, workloads, n):
+        names = [t for t, f in tools if f]
+        workloads = [(name, w) for name, w in workloads if not only or only in name]
+        if not workloads:
+            return
+        print()
+        print(title)
+        hdr = "%-22s" % "workload" + "".join(" %25s" % t for t in names)
+        print(hdr)
+        print("-" * len(hdr))
+        for name, w in workloads:
+            res = {t: [] for t in names}
+            for r in range(n):
+                for t, f in tools:
+                    if f:
+                        res[t].append(timed_cpu(f(w)))
+            base = res["untraced"]
+            row = "%-22s" % name
+            for t in names:
+                ok = [(x, b) for x, b in zip(res[t], base) if x and b]
+                if not ok:
+                    row += " %25s" % "n/a"
+                    continue
+                wall = statistics.median(x[0] for x, b in ok)
+                cpu = statistics.median(x[1] for x, b in ok)
+                ratio = statistics.median(x[0] / b[0] for x, b in ok)
+                # on a shared machine the CPU ratio holds where waiting for a CPU swells the wall times
+                cratio = statistics.median(x[1] / b[1] for x, b in ok if b[1] > 0) if any(b[1] > 0 for x, b in ok) else 0
+                cell = "%.1f/%.1f ms" % (wall * 1e3, cpu * 1e3) if wall < 1 else "%.2f/%.2f s" % (wall, cpu)
+                row += " %25s" % (cell if t == "untraced" else "%s %.2f/%.2fx" % (cell, ratio, cratio))
+            print(row, flush=True)
+
+    table("start-up: wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % sreps, start_tools,
+          [("start-up: true", ["true"]), ("start-up: python3 pass", ["python3", "-c", "pass"])], sreps)
+    storm = ["perf", "bench", "syscall", "basic", "--loop", loops]
+    perf_stat = have("perf") and ok_run(["perf", "stat", "-e", "raw_syscalls:sys_enter", "-o", "/dev/null", "--", "true"])
+    storm_tools = [
+        ("untraced", lambda w: w),
+        ("perf stat sys_enter", (lambda w: ["perf", "stat", "-e", "raw_syscalls:sys_enter", "-o", "/dev/null", "--"] + w)
+         if perf_stat else None),
+        ("perf stat enter+exit", (lambda w: ["perf", "stat", "-e", "raw_syscalls:sys_enter,raw_syscalls:sys_exit",
+                                             "-o", "/dev/null", "--"] + w) if perf_stat else None),
+        ("kf bpf", (lambda w: [kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
+        ("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time"] + q + ["--"] + w) if bpf else None),
+    ]
+    table("storm (%s getppid): wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % (loops, reps),
+          storm_tools, [("storm: syscall basic", storm)], reps)
+    if bpf and (not only or only in "storm: syscall basic"):
+        # --no-time counts exactly: every getppid of the storm, from sys_exit alone
+        out = os.path.join(tmp, "storm.json")
+        subprocess.run([kf, "record", "-b", "bpf", "--no-time", "-o", out] + q + ["--"] + storm,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        n = sum(s["calls"] for s in json.load(open(out))["syscalls"] if s["name"] == "getppid")
+        print("bpf --no-time counted %d getppid calls for a loop of %s" % (n, loops))
+
+
+startup_and_storm()
 shutil.rmtree(tmp, ignore_errors=True)
 PY
