@@ -7,7 +7,7 @@ APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool cla
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc
-APT_MAP   := linux-source-6.1 cscope xz-utils
+APT_MAP   := linux-source-6.1 cscope xz-utils bc
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
 VERSION   := 0.1.0
@@ -38,7 +38,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man
+.PHONY: all run check check-long check-asan unit bench bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man
 
 all: $(BUILD)/kfootprint
 
@@ -179,6 +179,12 @@ bench: deps all workloads
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all
 	$(Q)sh bench/bpf_loss.sh $(BUILD)/kfootprint
+
+# How exactly inventory predicts the compiled files: Debian's 6.1 config against the DWARF of Debian's own build
+# (an 850 MB -dbg download, once), tinyconfig against a real build of it (minutes, once); both cached under
+# /var/cache/kfootprint. Not in make check: the first run downloads and builds (docs/inventory.md).
+accuracy: deps all
+	$(Q)sh bench/accuracy.sh $(BUILD)
 
 # --- install list ------------------------------------------------------------------------------------
 install-list:

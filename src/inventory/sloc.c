@@ -147,6 +147,13 @@ void inv__count_sloc(struct inv_file *files, size_t n, const char *tree, bool no
 	size_t ncache = 0, counted = 0;
 
 	if (dir) {
+		/* $XDG_CACHE_HOME itself may not exist yet */
+		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = '\0';
+			mkdir(parent, 0700);
+		}
+		free(parent);
 		mkdir(dir, 0700);
 		file = xasprintf("%s/sloc-%016llx.cache", dir, (unsigned long long)fnv(tree));
 	}
