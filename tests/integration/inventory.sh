@@ -127,6 +127,16 @@ else
 	not_ok "gcc -g could not build a small ELF"
 fi
 
+# --- the running kernel alone: the files of the syscalls its kallsyms has ------------------------------------
+if grep -q ' T __x64_sys_eventfd2$' /proc/kallsyms 2>/dev/null; then
+	"$KF" inventory --running -F json -o "$T/run.json" "$T/efd.json" 2>"$T/run.err"
+	eq "running: fs/eventfd.c is compiled in and reached" "True" \
+		"$(jget "$T/run.json" '[f["observed_by"].get("syscall", 0) > 0 for f in d["files"] if f["path"] == "fs/eventfd.c"][0]')"
+	check "running: says what it cannot tell" grep -q 'a lower bound' "$T/run.json"
+else
+	skip "inventory --running" "/proc/kallsyms has no T __x64_sys_eventfd2 (kptr_restrict, or no EVENTFD)"
+fi
+
 # --- the real tree, with Debian's configuration --------------------------------------------------------------
 src=$(find "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' 2>/dev/null | head -n 1)
 dcfg=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
