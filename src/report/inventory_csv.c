@@ -63,5 +63,8 @@ int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
 		    inv->nfootprints && !seen);
 	}
 	(void)top;
-	return rpt_flush(&sb, out);
+	int r = rpt_flush(&sb, out);
+
+	strbuf_release(&sb);
+	return r;
 }

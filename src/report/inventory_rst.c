@@ -64,5 +64,8 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 			    g->value ? g->value : "-", g->nfiles, g->sloc);
 	}
 	free(c);
-	return rpt_flush(&sb, out);
+	int r = rpt_flush(&sb, out);
+
+	strbuf_release(&sb);
+	return r;
 }

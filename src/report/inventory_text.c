@@ -188,5 +188,8 @@ int inv_render_text(const struct inventory *inv, size_t top, FILE *out)
 		}
 		free(c);
 	}
-	return rpt_flush(&sb, out);
+	int r = rpt_flush(&sb, out);
+
+	strbuf_release(&sb);
+	return r;
 }

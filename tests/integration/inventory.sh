@@ -82,6 +82,16 @@ assert e['by_syscall'] == '1' and e['review'] == '', e
 check "rst: parses with docutils, the candidate table names PACKET" sh -c \
 	"python3 -c 'import docutils.core, sys; docutils.core.publish_doctree(open(sys.argv[1]).read(), settings_overrides={\"report_level\": 2, \"halt_level\": 2})' '$T/inv.rst' && grep -q 'CONFIG_PACKET' '$T/inv.rst'"
 
+# --- the ASan/UBSan build (make check builds it): every format, and leak-free ---------------------------------
+if [ -n "$KF_ASAN_BIN" ] && [ -x "$KF_ASAN_BIN" ]; then
+	for f in text json csv rst; do
+		check "asan: -F $f on the fixture tree, two footprints" "$KF_ASAN_BIN" inventory --kernel-src "$TREE" \
+			--config "$CFG" -F "$f" -o "$T/asan.$f" "$T/efd.json" "$T/func.json"
+	done
+else
+	skip "inventory under ASan" "no ASan build (KF_ASAN; make check builds it)"
+fi
+
 # --- a built tree: the .o.cmd files and a module's .mod -----------------------------------------------------
 B="$T/built"
 mkdir -p "$B/fs/fat" "$B/kernel"
