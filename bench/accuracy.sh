@@ -88,7 +88,7 @@ linked = [p for p in oo if why_other(p).startswith(("compiled into a blob", "a h
 if linked:
     n = len(O) - len(linked)
     print("  %s: of the %d files the build compiled for vmlinux's own objects (not blobs it embeds, host programs or "
-          "link-time files), %d predicted (%.2f%%); %d predicted files not built" % (kind, n, len(both & O),
+          "link-time files), %d predicted (%.2f%%); %d only predicted, explained above" % (kind, n, len(both & O),
           100.0 * len(both & O) / n if n else 0, len(op)))
 EOF
 }
