@@ -211,6 +211,19 @@ static bool starts_word(const char *s, const char *kw)
 	return !strncmp(s, kw, n) && (s[n] == '\0' || isspace((unsigned char)s[n]) || s[n] == '(');
 }
 
+/* "export X" is not an assignment's lhs; "obj-$(subst m,y,$(CONFIG_X))" is. */
+static bool space_outside_parens(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+		if (depth <= 0 && isspace((unsigned char)*s))
+			return true;
+	}
+	return false;
+}
+
 static void add_assign(struct kt_makefile *mk, const char *lhs, const char *op, const char *rhs, int line,
 		       struct ifblock *blocks, size_t nblocks, const struct kt_map *vars, const struct kt_map *local)
 {
@@ -322,7 +335,8 @@ void kt_makefile_parse(struct kt_makefile *mk, const char *path, const char *tex
 		}
 		char *lhs = trimdup(s, op);
 		char *rhs = trimdup(op + oplen, op + strlen(op));
-		if (*lhs && !strpbrk(lhs, " \t") && strncmp(lhs, "export", 6) != 0) {
+		/* "export X := y" has a space in its lhs; exportfs-objs is an assignment like any other */
+		if (*lhs && !space_outside_parens(lhs)) {
 			add_assign(mk, lhs, opstr, rhs, start, blocks, nblocks, vars, &local);
 			/* remember simple variables for $(VAR) expansion in later lines (unconditional only) */
 			if (nblocks == 0 && !strchr(lhs, '$') && !strstr(lhs, "-y") && !strstr(lhs, "-objs")) {

@@ -263,4 +263,42 @@ char *kt_cache_dir(void);
  */
 char *kt_read_file(const char *path, size_t *len);
 
+/* ---- the compiled inventory (kt_compiled.c) ----------------------------------------------------------- */
+
+/* How an object gets into the kernel. */
+enum kt_built {
+	KT_BUILT_IN,	 /* obj-y of a directory linked into vmlinux */
+	KT_BUILT_LIB,	 /* lib-y: in a lib.a, linked into vmlinux only when something references it */
+	KT_BUILT_MODULE, /* obj-m: a module */
+};
+const char *kt_built_name(enum kt_built b);
+
+/* One source file Kbuild compiles under a configuration. */
+struct kt_cfile {
+	char *path;	/* tree-relative: "fs/eventfd.c", "arch/x86/entry/entry_64.S" */
+	char *object;	/* the object it is linked as: "fs/eventfd.o", a composite's "security/landlock/landlock.o" */
+	char *makefile; /* the Makefile or Kbuild that lists it */
+	enum kt_built built;
+	bool generated; /* no such source in the tree: the build makes it (path is then the would-be "dir/x.c") */
+	bool assembler; /* a .S file */
+	char **options; /* every option on the way from the top-level Kbuild to the object, outermost first */
+	size_t noptions;
+};
+
+struct kt_compiled {
+	struct kt_cfile *files; /* sorted by path, each once (built-in wins over lib.a over module) */
+	size_t nfiles;
+	size_t nmakefiles; /* Makefiles and Kbuild files read */
+	size_t nmissing;   /* directories named by a Makefile that have neither */
+	size_t nunknown;   /* words make would compute ($(addprefix ...), $(obj)/...): not evaluated */
+};
+
+/*
+ * Every source file Kbuild compiles for arch ("x86") under cfg, walking forward from the top-level Kbuild (plus
+ * the ARCH_CORE, ARCH_LIB and ARCH_DRIVERS directories of the top and arch Makefiles). NULL with *err set
+ * (malloc'd) when srcdir is not a kernel tree. See docs/inventory.md for the rules and their limits.
+ */
+struct kt_compiled *kt_compiled_eval(const char *srcdir, const char *arch, const struct kt_config *cfg, char **err);
+void kt_compiled_free(struct kt_compiled *c);
+
 #endif

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kfootprint inventory: what a kernel compiles held against what footprints observed, with the review candidates
+ * (src/inventory/ does the work, src/report/inventory_*.c the formats).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "inventory/inventory.h"
+#include "report/inventory_report.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/parse.h"
+
+struct inventory_opts {
+	const char *kernel_src, *config, *build_dir, *vmlinux;
+	bool running, no_cache;
+	const char *format, *output, *top;
+};
+
+#define O struct inventory_opts
+static const struct kf_option options[] = {
+    OPT_STRING(
+	0, "kernel-src", O, kernel_src, "DIR",
+	"the kernel source tree: its Kbuild is evaluated with --config (and gives SLOC and options to the others)"),
+    OPT_STRING(0, "config", O, config, "FILE",
+	       "the .config (plain or gzip'd) the tree is built with (default DIR/.config; with --running "
+	       "/proc/config.gz)"),
+    OPT_STRING(0, "build-dir", O, build_dir, "DIR", "a built tree: the exact list from its .o.cmd files"),
+    OPT_STRING(0, "vmlinux", O, vmlinux, "FILE",
+	       "a debug vmlinux: its DWARF units (what was linked) and functions with line ranges"),
+    OPT_BOOL(0, "running", O, running, "the running kernel: its kallsyms (and /proc/config.gz as the configuration)"),
+    OPT_CHOICE('F', "format", O, format, "FORMAT", inv_renderer_names, "%s (default text)"),
+    OPT_STRING('o', "output", O, output, "OUT", "write to OUT instead of standard output, atomically"),
+    OPT_STRING(0, "top", O, top, "N", "text and rst: show N rows of each list (default 20, 0: all)"),
+    OPT_BOOL(0, "no-cache", O, no_cache, "neither read nor write the SLOC cache (~/.cache/kfootprint)"),
+    OPT_VERBOSE("diagnostics: timings"),
+    OPT_HELP(),
+    OPT_END(),
+};
+#undef O
+
+struct job {
+	const struct inv_renderer *r;
+	const struct inventory *inv;
+	size_t top;
+};
+
+static int render(FILE *out, const void *ctx)
+{
+	const struct job *j = ctx;
+
+	return j->r->render(j->inv, j->top, out);
+}
+
+static int cmd_inventory(int argc, char **argv)
+{
+	struct inventory_opts o = {.format = "text", .top = "20"};
+	struct atomic_file out = {0};
+	unsigned long top;
+	int i = kf_command_parse(&kf_cmd_inventory, 0, argc, argv, &o);
+
+	if (i == KF_PARSE_HELP) {
+		kf_command_help(&kf_cmd_inventory, stdout);
+		return 0;
+	}
+	if (i < 0)
+		return 1;
+	const struct inv_renderer *r = inv_renderer_find(o.format);
+	if (!r)
+		return error("unknown format '%s': expected one of %s", o.format, inv_renderer_names()), 1;
+	if (parse_ulong("--top", o.top, 0, 1000000, &top) < 0)
+		return 1;
+	if (o.output && atomic_file_open(&out, o.output, 0) < 0)
+		return 1;
+	struct inv_sources src = {.kernel_src = o.kernel_src,
+				  .config = o.config,
+				  .build_dir = o.build_dir,
+				  .vmlinux = o.vmlinux,
+				  .running = o.running,
+				  .no_cache = o.no_cache};
+	struct inventory *inv = inv_build(&src);
+	int ret = 1;
+	if (!inv)
+		goto out;
+	debug("inventory: %zu files from %s in %.2f s", inv->nfiles, inv->source, inv->seconds);
+	if (argc > i && inv_observe(inv, argv + i, (size_t)(argc - i)) < 0)
+		goto out;
+	inv_finish(inv);
+	struct job j = {r, inv, top};
+	if (!o.output)
+		ret = atomic_file_write(NULL, 0, stdout, render, &j) ? 1 : 0;
+	else
+		ret = atomic_file_finish(&out, render, &j) ? 1 : 0;
+out:
+	atomic_file_abort(&out);
+	inv_free(inv);
+	return ret;
+}
+
+const struct kf_command kf_cmd_inventory = {
+    .name = "inventory",
+    .fn = cmd_inventory,
+    .summary = "compiled kernel code against what footprints observed: review candidates",
+    .synopsis = "kfootprint inventory [OPTIONS] [FOOTPRINT.json...]",
+    .description =
+	"What a kernel compiles - from a tree and its .config (--kernel-src, --config), a built tree (--build-dir),\n"
+	"a debug vmlinux (--vmlinux) or the running kernel (--running) - per Kconfig option, directory and file\n"
+	"with its SLOC, against what the footprints (merged) reached: files and options of their syscalls, of\n"
+	"what the calls reached (refinements) and of kernel functions. Compiled options and files no observation\n"
+	"reached are listed by SLOC as review candidates: never proof that they can go (ENOSYS probes, boot and\n"
+	"recovery paths, other workloads).",
+    .options = options,
+    .opts_size = sizeof(struct inventory_opts),
+    .examples = "  kfootprint inventory --kernel-src /usr/src/linux --config /boot/config-6.1.0-13-amd64 ls.json\n"
+		"  kfootprint inventory --vmlinux /usr/lib/debug/boot/vmlinux-6.1.0-13-amd64 -F json a.json b.json\n"
+		"  kfootprint inventory --kernel-src ~/linux --build-dir ~/linux -F csv -o inv.csv run.json\n",
+};

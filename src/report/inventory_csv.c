@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+// The inventory as CSV (RFC 4180): one table, a row per option, directory and file, with what observed it.
+#include <stdio.h>
+#include <string.h>
+
+#include "report/inventory_report.h"
+#include "report/report_util.h"
+
+static void field(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void row(struct strbuf *sb, const char *kind, const char *name, const char *built, long sloc, size_t files,
+		size_t seen, const uint64_t *hits, bool candidate)
+{
+	field(sb, kind);
+	strbuf_addch(sb, ',');
+	field(sb, name);
+	strbuf_addch(sb, ',');
+	field(sb, built);
+	if (sloc >= 0)
+		strbuf_addf(sb, ",%ld", sloc);
+	else
+		strbuf_addstr(sb, ",");
+	strbuf_addf(sb, ",%zu,%zu", files, seen);
+	for (int b = 0; b < INV_NBY; b++)
+		strbuf_addf(sb, ",%llu", (unsigned long long)hits[b]);
+	strbuf_addf(sb, ",%s\r\n", candidate ? "candidate" : "");
+}
+
+int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "kind,name,built_or_value,sloc,files,files_observed,by_syscall,by_refinement,by_function,"
+			   "review\r\n");
+	for (size_t i = 0; i < inv->nopts; i++) {
+		const struct inv_group *g = &inv->opts[i];
+		row(&sb, "option", g->name, g->value, g->sloc, g->nfiles, g->nseen, g->hits,
+		    inv->nfootprints && !g->observed && g->nfiles);
+	}
+	for (size_t i = 0; i < inv->ndirs; i++) {
+		const struct inv_group *g = &inv->dirs[i];
+		row(&sb, "directory", g->name, NULL, g->sloc, g->nfiles, g->nseen, g->hits, false);
+	}
+	for (size_t i = 0; i < inv->nfiles; i++) {
+		const struct inv_file *f = &inv->files[i];
+		bool seen = f->hits[0] || f->hits[1] || f->hits[2];
+		row(&sb, "file", f->path, kt_built_name(f->built), f->sloc, 1, seen, f->hits,
+		    inv->nfootprints && !seen);
+	}
+	(void)top;
+	int r = rpt_flush(&sb, out);
+
+	strbuf_release(&sb);
+	return r;
+}
