@@ -51,6 +51,14 @@ check "csv: the refinements of a row" grep -q '^x86_64,lseek,8,3,1,[0-9.]*,Files
 "$KF" report -F json "$T/wl.json" >"$T/back.json"
 check "json: read back and written again, byte for byte" cmp "$T/wl.json" "$T/back.json"
 
+# --- -e status=: what the failed calls reached, and what the successful ones did ---
+"$KF" report -F json -e status=failed "$T/wl.json" >"$T/failed.json"
+"$KF" report -F json -e status=successful "$T/wl.json" >"$T/ok.json"
+eq "-e status=failed: sendmsg's failed call, to the address of a missing socket" "af AF_UNIX 1
+fd socket:AF_UNIX:SOCK_DGRAM:0 1" "$(reached "$T/failed.json" sendmsg)"
+eq "-e status=successful: sendmsg's successful call (SCM_RIGHTS, no address)" "fd socket:AF_UNIX:SOCK_DGRAM:0 1" \
+	"$(reached "$T/ok.json" sendmsg)"
+
 # --- merge: two recordings' refinements add up; with one that has none, the merged footprint says it has none ---
 "$KF" record -b ptrace -o "$T/wl2.json" --report /dev/null -- "$WL/wl_reach" "$T/scratch" >/dev/null 2>&1
 "$KF" merge -o "$T/merged.json" "$T/wl.json" "$T/wl2.json" 2>/dev/null
