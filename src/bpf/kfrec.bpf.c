@@ -420,6 +420,8 @@ static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int
 	return i386 ? (__u32)v : v;
 }
 
+#include "kfreach.bpf.h"
+
 /* 1 + the index in open_sc of an open-like call, 0 for other calls. */
 static __always_inline __u32 open_of(__u8 abi, __s32 nr)
 {
@@ -692,6 +694,8 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	    (BPF_CORE_READ(task, pending.signal.sig[0]) & (1ul << (SIGKILL - 1))))
 		err = 0;
 	lost = account(t->proc, abi, nr, err, ns);
+	if (with_reach)
+		reach_exit(regs, t, abi, nr, err);
 	if (err) {
 		/* Its source: the path and name now; without a path, the name is told from the record. */
 		if (!lost && path_of(abi, nr))
@@ -800,6 +804,8 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	t->state = KF_TASK_ACTIVE;
 	t->exec_done = 1;
+	if (with_reach)
+		t->binfmt = exec_binfmt(bprm);
 	/* The record knows the new name too, should the event below find no room in the ring. */
 	r = rec_of(t->proc);
 	if (r) {

@@ -116,6 +116,8 @@ static const struct kf_option options[] = {
 	       "%s: auto (the default) takes the first that can run here, saying why when it is not the first"),
     OPT_BOOL(0, "no-pin", R, trace.no_pin, "ptrace: do not run the command on the tracer's CPU (see the README)"),
     OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
+    OPT_BOOL(0, "no-reach", R, trace.no_reach,
+	     "do not record what each call reached (fd kinds, socket families, ioctl commands, namespaces...)"),
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
