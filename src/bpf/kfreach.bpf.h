@@ -113,7 +113,7 @@ static __always_inline bool str8_eq(const char *s, __u64 want)
 #define W_MEMFD	   0x00003a64666d656dull
 
 /*
- * The kind of the file at fd in the current task, into f (left zeroed when no file is there). Only what
+ * The kind of the file at fd in the current task, into f; 0 when no file is there (f left zeroed). Only what
  * distinguishes the kind is read: the dentry name of anonymous inodes and memfds, never of ordinary files.
  */
 __noinline int file_kind(int fd, struct kf_reach_file *f)
@@ -123,6 +123,7 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 	struct file **arr, *file = NULL;
 	struct inode *ino;
 	const char *name;
+	int found = 0;
 	__u32 max;
 
 	max = BPF_CORE_READ(fdt, max_fds);
@@ -132,12 +133,13 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 	bpf_probe_read_kernel(&file, sizeof(file), arr + fd);
 	if (!file)
 		return 0;
+	found = 1;
 	ino = BPF_CORE_READ(file, f_inode);
 	f->mode = BPF_CORE_READ(ino, i_mode) & KF_S_IFMT;
 	bpf_probe_read_kernel_str(f->fstype, sizeof(f->fstype), BPF_CORE_READ(ino, i_sb, s_type, name));
 	if (f->mode == KF_S_IFCHR || f->mode == KF_S_IFBLK) {
 		f->rdev = BPF_CORE_READ(ino, i_rdev);
-		return 0;
+		return found;
 	}
 	if (f->mode == KF_S_IFSOCK && str8_eq(f->fstype, W_SOCKFS)) {
 		/* a socket's file: private_data is its struct socket (an O_PATH fd of a socket file is not) */
@@ -147,12 +149,12 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 		f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 		f->type = BPF_CORE_READ(sk, sk_type);
 		f->protocol = BPF_CORE_READ(sk, sk_protocol);
-		return 0;
+		return found;
 	}
 	name = (const char *)BPF_CORE_READ(file, f_path.dentry, d_name.name);
 	if (str8_eq(f->fstype, W_ANON_INO)) {
 		bpf_probe_read_kernel_str(f->name, sizeof(f->name), name);
-		return 0;
+		return found;
 	}
 	if (str8_eq(f->fstype, W_TMPFS) || str8_eq(f->fstype, W_HUGETLBF)) {
 		/* memfd_create's files live on the kernel's internal mount, attached nowhere: its own parent */
@@ -164,7 +166,7 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 		if (str8_eq(pre, W_MEMFD) && BPF_CORE_READ(m, mnt_parent) == m)
 			__builtin_memcpy(f->name, pre, sizeof(pre));
 	}
-	return 0;
+	return found;
 }
 
 /* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
@@ -231,6 +233,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
 	struct kf_reach_file first;
 	struct kf_reach_sc sc;
+	int found = 0;
 	__u64 a, b;
 
 	if (!k || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
@@ -241,10 +244,12 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 	k->nr = nr;
 	k->abi = abi;
 	a = sc.op ? reg_arg(regs, abi, sc.arg & 7) : 0;
+	/* An fd with no file behind it (EBADF) reached nothing; an ioctl on it is still its command. */
 	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
 		k->kind = KF_RK_FD;
-		file_kind((int)reg_arg(regs, abi, sc.fd[0] & 7), &k->f);
-		reach_add(k, err);
+		found = file_kind((int)reg_arg(regs, abi, sc.fd[0] & 7), &k->f);
+		if (found)
+			reach_add(k, err);
 		if (sc.op == KF_RO_IOCTL) {
 			/* the command, made on that kind of file */
 			k->kind = KF_RK_IOCTL;
@@ -258,8 +263,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 		__builtin_memcpy(&first, &k->f, sizeof(first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		file_kind((int)reg_arg(regs, abi, sc.fd[1] & 7), &k->f);
-		if (sc.fd[0] < 0 || !file_eq(&first, &k->f))
+		if (file_kind((int)reg_arg(regs, abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
 			reach_add(k, err);
 	}
 	__builtin_memset(&k->f, 0, sizeof(k->f));

@@ -159,8 +159,10 @@ static bool key_value(const struct kf_reach_key *k, const char **kind, char *val
 	case KF_RK_FD: file_value(&k->f, value, len); return true;
 	case KF_RK_SOCKET: kf_socket_format(k->f.family, k->f.type, k->f.protocol, value, len); return true;
 	case KF_RK_IOCTL:
-		file_value(&k->f, fd, KF_REACH_VALUE_MAX);
-		*has_fd = true;
+		/* made on an fd with no file (EBADF): the command, on no fd kind */
+		*has_fd = k->f.fstype[0] != '\0';
+		if (*has_fd)
+			file_value(&k->f, fd, KF_REACH_VALUE_MAX);
 		break;
 	case KF_RK_BINFMT: v = k->val < sizeof(binfmts) / sizeof(binfmts[0]) ? binfmts[k->val] : NULL; break;
 	case KF_RK_NS: v = kf_reach_ns_flags(k->val, ns, 1) == 1 ? ns[0] : NULL; break;
