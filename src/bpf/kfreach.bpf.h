@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel side of the refinements (what each call reached), included by kfrec.bpf.c after reg_arg(): at a
+ * Kernel side of the refinements (what each call reached), included by kfrec.bpf.c after account(): at a
  * followed task's sys_exit, for the calls whose reach_sc row asks for it, the kind of the file behind an fd
  * argument (through current->files, CO-RE on struct file, inode, super_block, dentry, socket, sock) and
  * the decoded arguments are counted per process x call x what it reached in the `reach` hash. Aggregates
@@ -16,6 +16,7 @@
 #define KF_S_IFSOCK	 0140000
 #define KF_S_IFCHR	 0020000
 #define KF_S_IFBLK	 0060000
+#define KF_S_IFREG	 0100000
 #define KF_MAP_ANONYMOUS 0x20
 #define KF_CSIGNAL	 0xff
 /* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
@@ -41,6 +42,15 @@ struct {
 	__type(key, struct kf_reach_key);
 	__type(value, struct kf_reach_val);
 } reach SEC(".maps");
+
+/* The name of each filesystem type seen, by the address of its struct file_system_type. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 512);
+	__type(key, __u64);
+	__type(value, char[KF_FSNAME_MAX]);
+} fsnames SEC(".maps");
 
 /* A new key on the stack is built here first: the map compares every byte of it. */
 struct {
@@ -83,8 +93,17 @@ __noinline int reach_add(struct kf_reach_key *k, __u32 err)
 	if (!v) {
 		struct kf_reach_val zero = {};
 
-		if (!bpf_map_update_elem(&reach, k, &zero, BPF_NOEXIST))
+		if (!bpf_map_update_elem(&reach, k, &zero, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&nreach, 1);
+			/* a new key: its filesystem type's name, when that is new too */
+			if (k->f.fstype && !bpf_map_lookup_elem(&fsnames, &k->f.fstype)) {
+				char name[KF_FSNAME_MAX] = {};
+				struct file_system_type *t = (void *)k->f.fstype;
+
+				bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(t, name));
+				bpf_map_update_elem(&fsnames, &k->f.fstype, name, BPF_NOEXIST);
+			}
+		}
 		v = bpf_map_lookup_elem(&reach, k);
 		if (!v) {
 			__sync_fetch_and_add(&lost_reach, 1);
@@ -112,76 +131,124 @@ static __always_inline bool str8_eq(const char *s, __u64 want)
 #define W_HUGETLBF 0x66626c7465677568ull
 #define W_MEMFD	   0x00003a64666d656dull
 
+/* The file at fd in the current task, or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	/* Loads through the task's BTF pointer, not helper calls; the array element needs one. */
+	struct fdtable *fdt = bpf_get_current_task_btf()->files->fdt;
+	struct file *file = NULL;
+
+	if (fd < 0 || (__u32)fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&file, sizeof(file), (struct file **)fdt->fd + fd);
+	return file;
+}
+
+/* A field at a CO-RE offset in a block read at once; the verifier sees the offset as the constant it is. */
+#define HEAD(buf, type, off) (*(type *)((buf) + ((off) & (sizeof(buf) - sizeof(type)))))
+#define FITS(buf, type, off) ((off) + sizeof(type) <= sizeof(buf) && !((off) & (sizeof(type) - 1)))
+
 /*
- * The kind of the file at fd in the current task, into f; 0 when no file is there (f left zeroed). Only what
- * distinguishes the kind is read: the dentry name of anonymous inodes and memfds, never of ordinary files.
+ * The kind of the file at fd in the current task, into f; 0 when no file is there (f left zeroed). It runs on
+ * every fd-taking call, so it reads little, and blocks rather than fields: the struct file's head (its inode,
+ * private data, path), the inode's head (mode, superblock, device), the superblock's type; then only what the
+ * mode needs (a socket's triple; the name of an anonymous inode or of a file on a mount attached nowhere, memfd).
  */
 __noinline int file_kind(int fd, struct kf_reach_file *f)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **arr, *file = NULL;
+	struct file *file = fd_file(fd);
 	struct inode *ino;
+	struct super_block *sb;
+	struct file_system_type *fst;
+	struct dentry *dentry;
+	struct vfsmount *vm;
+	void *priv;
+	__u8 fh[128], ih[128];
+	__u32 o_ino = bpf_core_field_offset(struct file, f_inode),
+	      o_priv = bpf_core_field_offset(struct file, private_data),
+	      o_mnt = bpf_core_field_offset(struct file, f_path.mnt),
+	      o_dentry = bpf_core_field_offset(struct file, f_path.dentry),
+	      o_mode = bpf_core_field_offset(struct inode, i_mode), o_sb = bpf_core_field_offset(struct inode, i_sb),
+	      o_rdev = bpf_core_field_offset(struct inode, i_rdev);
+	char fs[8] = {};
 	const char *name;
-	int found = 0;
-	__u32 max;
+	__u64 w;
 
-	max = BPF_CORE_READ(fdt, max_fds);
-	if (!f || fd < 0 || (__u32)fd >= max)
+	if (!f || !file)
 		return 0;
-	arr = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&file, sizeof(file), arr + fd);
-	if (!file)
-		return 0;
-	found = 1;
-	ino = BPF_CORE_READ(file, f_inode);
-	f->mode = BPF_CORE_READ(ino, i_mode) & KF_S_IFMT;
-	bpf_probe_read_kernel_str(f->fstype, sizeof(f->fstype), BPF_CORE_READ(ino, i_sb, s_type, name));
-	if (f->mode == KF_S_IFCHR || f->mode == KF_S_IFBLK) {
-		f->rdev = BPF_CORE_READ(ino, i_rdev);
-		return found;
+	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_mnt) &&
+	    FITS(fh, void *, o_dentry)) {
+		if (bpf_probe_read_kernel(fh, sizeof(fh), file))
+			return 0;
+		ino = HEAD(fh, struct inode *, o_ino);
+		priv = HEAD(fh, void *, o_priv);
+		vm = HEAD(fh, struct vfsmount *, o_mnt);
+		dentry = HEAD(fh, struct dentry *, o_dentry);
+	} else {
+		ino = BPF_CORE_READ(file, f_inode);
+		priv = BPF_CORE_READ(file, private_data);
+		vm = BPF_CORE_READ(file, f_path.mnt);
+		dentry = BPF_CORE_READ(file, f_path.dentry);
 	}
-	if (f->mode == KF_S_IFSOCK && str8_eq(f->fstype, W_SOCKFS)) {
-		/* a socket's file: private_data is its struct socket (an O_PATH fd of a socket file is not) */
-		struct socket *sock = BPF_CORE_READ(file, private_data);
-		struct sock *sk = BPF_CORE_READ(sock, sk);
+	if (FITS(ih, __u16, o_mode) && FITS(ih, void *, o_sb) && FITS(ih, __u32, o_rdev)) {
+		if (bpf_probe_read_kernel(ih, sizeof(ih), ino))
+			return 0;
+		f->mode = HEAD(ih, __u16, o_mode) & KF_S_IFMT;
+		sb = HEAD(ih, struct super_block *, o_sb);
+		f->rdev = HEAD(ih, __u32, o_rdev);
+	} else {
+		f->mode = BPF_CORE_READ(ino, i_mode) & KF_S_IFMT;
+		sb = BPF_CORE_READ(ino, i_sb);
+		f->rdev = BPF_CORE_READ(ino, i_rdev);
+	}
+	fst = BPF_CORE_READ(sb, s_type);
+	f->fstype = (__u64)fst;
+	if (f->mode != KF_S_IFCHR && f->mode != KF_S_IFBLK)
+		f->rdev = 0;
+	if (f->mode == KF_S_IFREG) {
+		/* memfd_create's files (and anonymous inodes made regular) live on mounts attached nowhere */
+		struct mount *m = (void *)vm - bpf_core_field_offset(struct mount, mnt);
 
+		if (BPF_CORE_READ(m, mnt_parent) != m)
+			return 1;
+	} else if (f->mode != KF_S_IFSOCK && f->mode) {
+		return 1;
+	}
+	/* 8 bytes of the type's name as they are: the NUL of a shorter name is compared, what follows masked off */
+	bpf_probe_read_kernel(fs, sizeof(fs), BPF_CORE_READ(fst, name));
+	__builtin_memcpy(&w, fs, sizeof(w));
+	if (f->mode == KF_S_IFSOCK) {
+		/* a socket's file: private_data is its struct socket (an O_PATH fd of a socket file is not) */
+		struct sock *sk;
+
+		if ((w & 0x00ffffffffffffffull) != W_SOCKFS)
+			return 1;
+		sk = BPF_CORE_READ((struct socket *)priv, sk);
 		f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 		f->type = BPF_CORE_READ(sk, sk_type);
 		f->protocol = BPF_CORE_READ(sk, sk_protocol);
-		return found;
+		return 1;
 	}
-	name = (const char *)BPF_CORE_READ(file, f_path.dentry, d_name.name);
-	if (str8_eq(f->fstype, W_ANON_INO)) {
+	name = (const char *)BPF_CORE_READ(dentry, d_name.name);
+	if (w == W_ANON_INO) {
 		bpf_probe_read_kernel_str(f->name, sizeof(f->name), name);
-		return found;
-	}
-	if (str8_eq(f->fstype, W_TMPFS) || str8_eq(f->fstype, W_HUGETLBF)) {
-		/* memfd_create's files live on the kernel's internal mount, attached nowhere: its own parent */
-		struct vfsmount *vm = BPF_CORE_READ(file, f_path.mnt);
-		struct mount *m = (void *)vm - bpf_core_field_offset(struct mount, mnt);
+	} else if (f->mode == KF_S_IFREG && ((w & 0xffffffffffffull) == W_TMPFS || w == W_HUGETLBF)) {
 		char pre[8] = {};
 
 		bpf_probe_read_kernel(pre, 6, name);
-		if (str8_eq(pre, W_MEMFD) && BPF_CORE_READ(m, mnt_parent) == m)
+		if (str8_eq(pre, W_MEMFD))
 			__builtin_memcpy(f->name, pre, sizeof(pre));
 	}
-	return found;
+	return 1;
 }
 
 /* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
 static __always_inline __u32 ns_type_of(int fd)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **arr, *file = NULL;
+	struct file *file = fd_file(fd);
 	struct ns_common *ns;
 	char fstype[8] = {};
 
-	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
-	arr = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&file, sizeof(file), arr + fd);
 	if (!file)
 		return 0;
 	bpf_probe_read_kernel_str(fstype, sizeof(fstype), BPF_CORE_READ(file, f_inode, i_sb, s_type, name));
@@ -201,6 +268,32 @@ static __always_inline bool file_eq(const struct kf_reach_file *x, const struct 
 		if (a[i] != b[i])
 			return false;
 	return true;
+}
+
+/*
+ * Argument i of the current call, loaded from the task's saved registers through their BTF pointer (no helper
+ * call): at sys_exit they still hold the arguments.
+ */
+static __always_inline __u64 call_arg(struct pt_regs *r, __u32 abi, __u32 i)
+{
+	if (abi == KF_BPF_ABI_I386) {
+		switch (i) {
+		case 0: return (__u32)r->bx;
+		case 1: return (__u32)r->cx;
+		case 2: return (__u32)r->dx;
+		case 3: return (__u32)r->si;
+		case 4: return (__u32)r->di;
+		default: return (__u32)r->bp;
+		}
+	}
+	switch (i) {
+	case 0: return r->di;
+	case 1: return r->si;
+	case 2: return r->dx;
+	case 3: return r->r10;
+	case 4: return r->r8;
+	default: return r->r9;
+	}
 }
 
 /* One refinement per CLONE_NEW* bit of flags. */
@@ -226,9 +319,9 @@ static __always_inline __u64 user_u64(__u64 addr)
  * What call (abi, nr) of process proc reached, at its sys_exit: the kinds of its fd arguments, and what its
  * reach_sc row's op decodes. binfmt: the format a successful exec ran (kf_task.binfmt).
  */
-__noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
+__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 {
-	struct pt_regs *regs = (struct pt_regs *)regs_addr;
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
 	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
 	struct kf_reach_file first;
@@ -243,11 +336,11 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 	k->proc = proc;
 	k->nr = nr;
 	k->abi = abi;
-	a = sc.op ? reg_arg(regs, abi, sc.arg & 7) : 0;
+	a = sc.op ? call_arg(regs, abi, sc.arg & 7) : 0;
 	/* An fd with no file behind it (EBADF) reached nothing; an ioctl on it is still its command. */
 	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
 		k->kind = KF_RK_FD;
-		found = file_kind((int)reg_arg(regs, abi, sc.fd[0] & 7), &k->f);
+		found = file_kind((int)call_arg(regs, abi, sc.fd[0] & 7), &k->f);
 		if (found)
 			reach_add(k, err);
 		if (sc.op == KF_RO_IOCTL) {
@@ -263,7 +356,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 		__builtin_memcpy(&first, &k->f, sizeof(first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		if (file_kind((int)reg_arg(regs, abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
+		if (file_kind((int)call_arg(regs, abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
 			reach_add(k, err);
 	}
 	__builtin_memset(&k->f, 0, sizeof(k->f));
@@ -271,12 +364,12 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 	case KF_RO_SOCKET:
 		k->kind = KF_RK_SOCKET;
 		k->f.family = a;
-		k->f.type = reg_arg(regs, abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
-		k->f.protocol = reg_arg(regs, abi, 2);
+		k->f.type = call_arg(regs, abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
+		k->f.protocol = call_arg(regs, abi, 2);
 		reach_add(k, err);
 		return 0;
 	case KF_RO_ADDR:
-		if (!a || reg_arg(regs, abi, (sc.arg + 1) & 7) < 2)
+		if (!a || call_arg(regs, abi, (sc.arg + 1) & 7) < 2)
 			return 0;
 		k->kind = KF_RK_AF;
 		bpf_probe_read_user(&k->val, 2, (void *)a);
@@ -310,7 +403,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 	case KF_RO_SETNS:
 		flags = a & KF_CLONE_NEW_ALL;
 		if (!a)
-			flags = ns_type_of((int)reg_arg(regs, abi, 0)) & KF_CLONE_NEW_ALL;
+			flags = ns_type_of((int)call_arg(regs, abi, 0)) & KF_CLONE_NEW_ALL;
 		reach_ns(k, flags, err);
 		return 0;
 	case KF_RO_FSTYPE:
@@ -334,7 +427,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 			return 0;
 		/* prog_type and map_type are both the first member of union bpf_attr */
 		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
-		k->val = user_u64(reg_arg(regs, abi, (sc.arg + 1) & 7));
+		k->val = user_u64(call_arg(regs, abi, (sc.arg + 1) & 7));
 		reach_add(k, err);
 		return 0;
 	case KF_RO_PERF:
@@ -364,7 +457,7 @@ __noinline int reach_call(__u64 regs_addr, __u32 proc, __u32 abi_nr, __u32 err, 
 }
 
 /* At a followed task's sys_exit: only the calls with a row do any of the work above. */
-static __always_inline void reach_exit(struct pt_regs *regs, struct kf_task *t, __u8 abi, __s32 nr, __u16 err)
+static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err)
 {
 	__u32 i = (__u32)abi * KF_REACH_NR_MAX + (__u32)nr;
 
@@ -372,7 +465,7 @@ static __always_inline void reach_exit(struct pt_regs *regs, struct kf_task *t, 
 		return;
 	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)
 		return;
-	reach_call((__u64)regs, t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt);
+	reach_call(t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt);
 	t->binfmt = 0;
 }
 

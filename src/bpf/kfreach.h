@@ -77,18 +77,20 @@ enum kf_binfmt {
 };
 
 /*
- * The raw kind of a file: what struct kf_fdraw (src/abi/reach.h) takes. mode 0: no file at that fd. Only the
- * fields that matter for the file's type are set (the rest stay 0), so that the map's keys stay few.
+ * The raw kind of a file: what struct kf_fdraw (src/abi/reach.h) takes. mode 0 and no fstype: no file at that fd.
+ * Only the fields that matter for the file's type are set (the rest stay 0), so that the map's keys stay few. The
+ * filesystem type is its struct file_system_type's address: its name is noted once, in the fsnames map.
  */
 struct kf_reach_file {
 	__u32 mode;		      /* i_mode & S_IFMT */
 	__u32 rdev;		      /* chr/blk: i_rdev (the kernel's dev_t: major << 20 | minor) */
 	__u16 family, type, protocol; /* sockets on sockfs */
 	__u16 pad;
-	char fstype[16]; /* i_sb->s_type->name */
-	char name[32];	 /* the dentry name: anon inodes; "memfd:" for a memfd; mount's fstype argument */
+	__u64 fstype;  /* i_sb->s_type, a key of fsnames */
+	char name[24]; /* the dentry name: anon inodes; "memfd:" for a memfd; mount's fstype argument */
 };
 
+#define KF_FSNAME_MAX 32
 struct kf_reach_key {
 	__u32 proc; /* process instance */
 	__s16 nr;

@@ -440,6 +440,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		goto out;
 	bpf_order_procs(&s);
 	account_losses(&s);
+	bpf_reach_debug(&s);
 	if (s.root_reaped)
 		fp->exit = status_exit(s.root_status);
 	else if (!s.root && bpf_proc(&s, 1))

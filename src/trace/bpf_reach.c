@@ -128,8 +128,10 @@ void bpf_reach_setup(struct bpf_session *s, bool on)
 }
 
 /* The model's kind of a file, from the kernel side's raw observation, through the one formatter. */
-static void file_value(const struct kf_reach_file *f, char *buf, size_t len)
+static void file_value(int fsnames, const struct kf_reach_file *f, char *buf, size_t len)
 {
+	char fs[KF_FSNAME_MAX] = "";
+
 	struct kf_fdraw r = {.mode = f->mode,
 			     .maj = f->rdev >> 20,
 			     .min = f->rdev & 0xfffff,
@@ -137,8 +139,11 @@ static void file_value(const struct kf_reach_file *f, char *buf, size_t len)
 			     .type = f->type,
 			     .protocol = f->protocol};
 
-	memcpy(r.fstype, f->fstype, sizeof(f->fstype));
-	r.fstype[sizeof(f->fstype) - 1] = '\0';
+	/* the kernel side noted the name of the type when it first made a key with it */
+	if (f->fstype && bpf_map_lookup_elem(fsnames, &f->fstype, fs) < 0)
+		fs[0] = '\0';
+	fs[sizeof(fs) - 1] = '\0';
+	memcpy(r.fstype, fs, sizeof(fs));
 	memcpy(r.name, f->name, sizeof(f->name));
 	r.name[sizeof(f->name) - 1] = '\0';
 	r.anon = !strcmp(r.fstype, "anon_inodefs");
@@ -146,7 +151,8 @@ static void file_value(const struct kf_reach_file *f, char *buf, size_t len)
 }
 
 /* (kind, value, fd) of a key; false for one the model has no value for. */
-static bool key_value(const struct kf_reach_key *k, const char **kind, char *value, size_t len, char *fd, bool *has_fd)
+static bool key_value(int fsnames, const struct kf_reach_key *k, const char **kind, char *value, size_t len, char *fd,
+		      bool *has_fd)
 {
 	const char *ns[1];
 	const char *v = NULL;
@@ -156,13 +162,13 @@ static bool key_value(const struct kf_reach_key *k, const char **kind, char *val
 		return false;
 	*kind = kinds[k->kind].kind;
 	switch (k->kind) {
-	case KF_RK_FD: file_value(&k->f, value, len); return true;
+	case KF_RK_FD: file_value(fsnames, &k->f, value, len); return true;
 	case KF_RK_SOCKET: kf_socket_format(k->f.family, k->f.type, k->f.protocol, value, len); return true;
 	case KF_RK_IOCTL:
 		/* made on an fd with no file (EBADF): the command, on no fd kind */
-		*has_fd = k->f.fstype[0] != '\0';
+		*has_fd = k->f.fstype != 0;
 		if (*has_fd)
-			file_value(&k->f, fd, KF_REACH_VALUE_MAX);
+			file_value(fsnames, &k->f, fd, KF_REACH_VALUE_MAX);
 		break;
 	case KF_RK_BINFMT: v = k->val < sizeof(binfmts) / sizeof(binfmts[0]) ? binfmts[k->val] : NULL; break;
 	case KF_RK_NS: v = kf_reach_ns_flags(k->val, ns, 1) == 1 ? ns[0] : NULL; break;
@@ -194,7 +200,7 @@ static bool proc_done(struct bpf_session *s, uint32_t proc)
 
 int bpf_read_reach(struct bpf_session *s, bool ended_only)
 {
-	int fd = bpf_map__fd(s->skel->maps.reach);
+	int fd = bpf_map__fd(s->skel->maps.reach), fsnames = bpf_map__fd(s->skel->maps.fsnames);
 	struct kf_reach_key key, next, *done = NULL;
 	struct kf_reach_val val;
 	size_t ndone = 0, done_cap = 0;
@@ -215,7 +221,7 @@ int bpf_read_reach(struct bpf_session *s, bool ended_only)
 			continue;
 		if (bpf_map_lookup_elem(fd, &key, &val) < 0)
 			continue;
-		if (key.abi < KF_ABI_NR && key_value(&key, &kind, value, sizeof(value), fdv, &has_fd)) {
+		if (key.abi < KF_ABI_NR && key_value(fsnames, &key, &kind, value, sizeof(value), fdv, &has_fd)) {
 			struct fp_proc *p = bpf_proc(s, key.proc);
 
 			if (val.calls > val.errors)
@@ -240,4 +246,20 @@ int bpf_read_reach(struct bpf_session *s, bool ended_only)
 		debug("backend bpf: moved %zu refinements of ended processes out of the kernel", ndone);
 	free(done);
 	return rc;
+}
+
+void bpf_reach_debug(struct bpf_session *s)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	if (!kf_verbose)
+		return;
+	debug("backend bpf: %llu refinement entries made, %llu moved out while running",
+	      (unsigned long long)s->skel->bss->nreach, (unsigned long long)s->reach_drained);
+	/* With kernel.bpf_stats_enabled (or a BPF_ENABLE_STATS fd held): the cost per call of the exit program. */
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(s->skel->progs.kf_sys_exit), &info, &len) == 0 && info.run_cnt)
+		debug("backend bpf: sys_exit program: %llu runs, %.1f ns each", (unsigned long long)info.run_cnt,
+		      (double)info.run_time_ns / (double)info.run_cnt);
 }
