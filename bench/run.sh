@@ -4,7 +4,8 @@
 # For each workload, every tool runs once per repetition in the same order (paired runs); each cell is the
 # median over the repetitions of (tool's wall time / untraced wall time of the same repetition).
 # Environment: KF_BENCH_REPS (default 5), KF_BENCH_ONLY (substring of workload names), KF_BENCH_PTRACE_OPTS
-# (extra options for the ptrace column, e.g. --no-pin). Not a test: it prints figures and exits 0.
+# (extra options for the ptrace column, e.g. --no-pin), KF_BENCH_REACH=0 (leave out the second table: what
+# recording what each call reached costs), KF_BENCH_MAIN=0 (only that table). Not a test: it prints figures and exits 0.
 set -u
 build=${1:-build}
 kf=$build/kfootprint
@@ -92,7 +93,7 @@ hdr = "%-18s %9s" % ("workload", "untraced") + "".join(" %13s" % n for n, f in t
 print(hdr)
 print("-" * len(hdr))
 for name, w, deterministic in workloads:
-    if only and only not in name:
+    if (only and only not in name) or os.environ.get("KF_BENCH_MAIN", "1") == "0":
         continue
     times = {n: [] for n, f in tools}
     for r in range(reps):
@@ -125,5 +126,56 @@ for name, w, deterministic in workloads:
     print(row, flush=True)
 if bpf_lost:
     print("kf bpf: %d lost events over %d runs" % (sum(bpf_lost), len(bpf_lost)))
+
+# What recording what each call reached costs ptrace: the same command with and without --no-reach, paired runs.
+# The dd storm is the worst case: every call takes an fd (one lookup per fd, then the per-process cache).
+reach_workloads = [
+    ("tar /usr/include", ["tar", "cf", "/dev/null", "/usr/include"]),
+    ("find /usr -name *.h", ["find", "/usr", "-name", "*.h"]),
+    ("syscall basic", ["perf", "bench", "syscall", "basic", "--loop", "20000"]),
+    ("dd 200k read+write", ["dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=200000", "status=none"]),
+]
+
+def cpu_timed(argv):
+    # CPU time (user + system) of the command and its descendants: less at the mercy of a busy machine than wall.
+    import resource
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if timed(argv) is None:
+        return None
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+def reach_rows_ptrace():
+    cols = [("untraced", lambda w: w),
+            ("no-reach", lambda w: [kf, "record", "-b", "ptrace", "--no-reach"] + popts + quiet + ["--"] + w),
+            ("reach", lambda w: [kf, "record", "-b", "ptrace"] + popts + quiet + ["--"] + w)]
+    print()
+    print("ptrace, what each call reached: wall time / untraced, and with / without (--no-reach), median of %d;" % reps)
+    print("then the same ratio of CPU time (user + system, tracer and workload), load average %.1f" % os.getloadavg()[0])
+    hdr = "%-22s %9s %10s %10s %14s %14s" % ("workload", "untraced", "no-reach", "reach", "reach/no-reach", "cpu r/no-r")
+    print(hdr)
+    print("-" * len(hdr))
+    for name, w in reach_workloads:
+        if only and only not in name:
+            continue
+        if not have(w[0]):
+            print("%-22s n/a (no %s)" % (name, w[0]))
+            continue
+        t = {n: [] for n, f in cols}
+        cpu = {n: [] for n, f in cols[1:]}
+        for r in range(reps):
+            for n, f in cols:
+                t[n].append(timed(f(w)))
+            for n, f in cols[1:]:
+                cpu[n].append(cpu_timed(f(w)))
+        base = t["untraced"]
+        med = {n: statistics.median([x / b for x, b in zip(t[n], base) if x and b] or [float("nan")]) for n, f in cols[1:]}
+        pair = statistics.median([x / y for x, y in zip(t["reach"], t["no-reach"]) if x and y] or [float("nan")])
+        cpair = statistics.median([x / y for x, y in zip(cpu["reach"], cpu["no-reach"]) if x and y] or [float("nan")])
+        print("%-22s %8.3fs %9.2fx %9.2fx %13.3fx %13.3fx" % (name, statistics.median([x for x in base if x]),
+                                                           med["no-reach"], med["reach"], pair, cpair), flush=True)
+
+if os.environ.get("KF_BENCH_REACH", "1") != "0":
+    reach_rows_ptrace()
 shutil.rmtree(tmp, ignore_errors=True)
 PY

@@ -105,6 +105,12 @@ int kf_fdraw_format(const struct kf_fdraw *r, char *buf, size_t len)
 		if (!strncmp(r->name, "memfd:", 6) && (!strcmp(fs, "tmpfs") || !strcmp(fs, "hugetlbfs")))
 			return snprintf(buf, len, "memfd");
 		return snprintf(buf, len, "file:%s", fs);
+	case 0:
+		/*
+		 * No type bits, not on anon_inodefs: an inode of the kernel's own filesystem (a pidfd on pidfs since
+		 * 6.9, mode 0700): a file of that filesystem, as far as the data says
+		 */
+		return r->fstype[0] ? snprintf(buf, len, "file:%s", fs) : snprintf(buf, len, "unknown");
 	default: return snprintf(buf, len, "unknown");
 	}
 }

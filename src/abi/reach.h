@@ -28,7 +28,8 @@ struct kf_fdraw {
 
 /*
  * The fd kind of r into buf (KF_REACH_VALUE_MAX is enough): file:FSTYPE, dir:FSTYPE, fifo:FSTYPE,
- * symlink:FSTYPE, pipe, socket:FAMILY:TYPE:PROTO, anon:NAME, memfd, chr:MAJ:MIN, blk:MAJ:MIN or unknown.
+ * symlink:FSTYPE, pipe, socket:FAMILY:TYPE:PROTO, anon:NAME, memfd, chr:MAJ:MIN, blk:MAJ:MIN or unknown. An inode
+ * without S_IFMT bits that is not anonymous (a pidfd on 6.9's pidfs) is file:FSTYPE; without FSTYPE, unknown.
  * Returns the length written (truncated to len - 1 as snprintf).
  */
 int kf_fdraw_format(const struct kf_fdraw *r, char *buf, size_t len);

@@ -33,6 +33,7 @@ struct record_opts {
 	const char *map;	/* --map[=FORMAT]: the kernel map after the report */
 	const char *map_output; /* --map-output FILE: the map there instead */
 	bool quiet;		/* -q: no live status line */
+	bool no_reach;		/* --no-reach: do not record what each call reached */
 	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
 	struct fp_filter filter; /* -e trace=, -e status=: what the report and the log show */
@@ -116,8 +117,8 @@ static const struct kf_option options[] = {
 	       "%s: auto (the default) takes the first that can run here, saying why when it is not the first"),
     OPT_BOOL(0, "no-pin", R, trace.no_pin, "ptrace: do not run the command on the tracer's CPU (see the README)"),
     OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
-    OPT_BOOL(0, "no-reach", R, trace.no_reach,
-	     "do not record what each call reached (fd kinds, socket families, ioctl commands, namespaces...)"),
+    OPT_BOOL(0, "no-reach", R, no_reach,
+	     "do not record what each call reached (fd kinds, socket families, ioctl commands, namespaces, ...)"),
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
@@ -470,6 +471,7 @@ static int cmd_record(int argc, char **argv)
 	if (open_outputs(&o, &outs) < 0)
 		goto out;
 	o.trace.log = outs.log.f;
+	o.trace.reach = !o.no_reach;
 	o.trace.filter = fp_filter_active(&o.filter) ? &o.filter : NULL;
 	fp = fp__new();
 	fill_workload(&o, fp, be->name);

@@ -152,6 +152,30 @@ bool fp_filter_call(struct fp_filter *f, enum kf_abi abi, int nr, const char *na
 	return traced_call(f, abi, nr, name);
 }
 
+/*
+ * What the kept calls reached: the failed ones' (errors), or the successful ones'; a refinement left with none goes.
+ * reach_other cannot be split by status, so it goes too.
+ */
+static void filter_reach(struct fp_sysstat *s, bool failed)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->nreach; i++) {
+		struct fp_reach r = s->reach[i];
+
+		if (failed) {
+			r.calls = r.errors;
+		} else {
+			r.calls -= r.errors;
+			r.errors = 0;
+		}
+		if (r.calls)
+			s->reach[n++] = r;
+	}
+	s->nreach = n;
+	s->reach_other = 0;
+}
+
 static bool keep_row(struct fp_sysstat *s, void *ctx)
 {
 	struct fp_filter *f = ctx;
@@ -160,6 +184,7 @@ static bool keep_row(struct fp_sysstat *s, void *ctx)
 		return false;
 	if (f->failed == f->successful)
 		return true;
+	filter_reach(s, f->failed);
 	if (f->failed) {
 		if (s->errors != s->calls)
 			s->time_ns = 0;

@@ -386,7 +386,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
-	bpf_reach_setup(&s, !opts->no_reach);
+	bpf_reach_setup(&s, opts->reach);
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	s.proc_is_ns = proc_is_own_ns();

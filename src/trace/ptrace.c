@@ -256,6 +256,7 @@ static struct pt_task *on_exec(struct pt_state *st, pid_t tid)
 		}
 	}
 	if (t && t->group) {
+		pt_reach_exec(t->group);
 		trace_read_proc(t->group->proc);
 		fp__proc_exec(st->fp, t->group->proc, NULL, NULL, NULL);
 	}
@@ -556,6 +557,8 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	if (opts->log)
 		kf_log_init(&st.log, opts);
 	fp->error_sources = true; /* every failure's process and path (src/trace/ptrace_syscall.c) */
+	if (opts->reach)
+		pt_reach_init(&st);
 	trace_end_init(&st.end, opts);
 	pt_cpu_choose(&st);
 	rc = st.attach ? attach_all(&st) : start_command(&st);
@@ -571,6 +574,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	}
 	pt_cpu_unpin(&st);
 	pt_tables_release(&st);
+	pt_reach_release(&st);
 	return rc;
 }
 

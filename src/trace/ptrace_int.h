@@ -24,7 +24,8 @@ struct pt_group {
 	pid_t tgid;
 	uint32_t ntasks;
 	struct fp_proc *proc;
-	struct pt_group *next; /* hash chain */
+	struct pt_fdcache *fdc; /* the kinds of its fds (ptrace_reach.c); NULL until a call took one */
+	struct pt_group *next;	/* hash chain */
 };
 
 /* One traced task (thread). Allocated at its first sight, freed at its death or detach. */
@@ -50,6 +51,8 @@ struct pt_task {
 	signed char path_arg;
 	int oflags;
 	char *path;
+	const struct kf_syscall *row; /* its table row; NULL for a number the table lacks */
+	const char *binfmt;	      /* an exec in progress: the binary format its program will load with (static) */
 	/* --log: the path arguments of the call in progress (buffers reused), strs_ok bit i when read */
 	char *strs[6];
 	uint8_t strs_ok;
@@ -83,6 +86,7 @@ struct pt_state {
 	struct pt_task **tasks; /* hash by tid */
 	uint32_t tasks_cap, ntasks;
 	struct kf_log log;	  /* --log, when opts->log */
+	struct pt_reach *reach;	  /* what calls reached (ptrace_reach.c); NULL with --no-reach */
 	struct pt_group **groups; /* hash by tgid */
 	uint32_t groups_cap, ngroups;
 	/* Tasks that ended before their creator's fork event was read: that event must not bring them back. */
@@ -125,6 +129,19 @@ int pt_syscall_stop(struct pt_state *st, struct pt_task *t);
 void pt_syscall_abandon(struct pt_state *st, struct pt_task *t);
 /* At t's PTRACE_EVENT_EXIT: when a seccomp filter killed it, records the call it killed it in. */
 void pt_seccomp_exit(struct pt_state *st, struct pt_task *t);
+
+/* --- ptrace_reach.c: what each call reached --- */
+/* Sets up (per-ABI dispatch, the kernel's internal filesystems) and sets fp->reach. */
+void pt_reach_init(struct pt_state *st);
+void pt_reach_release(struct pt_state *st);
+/* At a call's entry (row: its table row, or NULL): what must be read before the call runs (an exec's program). */
+void pt_reach_enter(struct pt_state *st, struct pt_task *t, const struct kf_syscall *row);
+/* At its exit, after fp__account(): what it reached, with err as for fp__account and its return value. */
+void pt_reach_exit(struct pt_state *st, struct pt_task *t, struct fp_proc *p, int err, int64_t ret);
+/* The group exec'd: its close-on-exec fds are gone. */
+void pt_reach_exec(struct pt_group *g);
+/* Frees what a group holds for this (its fd kinds). */
+void pt_reach_group_free(struct pt_group *g);
 
 /* --- ptrace_cpu.c: where the tracer runs --- */
 /* Picks the placement and the CPU (the one the tracer runs on now); the CPU, or -1 for no pinning. */

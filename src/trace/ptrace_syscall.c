@@ -47,6 +47,9 @@ static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptra
 	t->path_arg = t->takes_path ? row->path_arg : -1;
 	if (row && (row->flags & KF_SC_OPEN))
 		pt_open_enter(t, row);
+	t->row = row;
+	if (st->reach)
+		pt_reach_enter(st, t, row);
 	t->strs_ok = 0;
 	if (st->opts->log && row) /* the log shows every path argument, read now, before the call changes it */
 		for (int i = 0; i < 6; i++)
@@ -101,6 +104,8 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		pt_cpu_affinity_exit(st, t, info->exit.rval);
 	if (t->is_open && t->path_ok)
 		fp__open(st->fp, p, t->path, t->oflags, err, 1);
+	if (st->reach)
+		pt_reach_exit(st, t, p, err, info->exit.rval);
 	if (err)
 		error_source(st, t, p, err);
 	if (st->opts->log) {

@@ -156,6 +156,7 @@ void pt_group_remove(struct pt_state *st, struct pt_group *g)
 		if (*pp == g) {
 			*pp = g->next;
 			st->ngroups--;
+			pt_reach_group_free(g);
 			free(g);
 			return;
 		}
@@ -192,6 +193,7 @@ void pt_tables_release(struct pt_state *st)
 
 		for (; g; g = next) {
 			next = g->next;
+			pt_reach_group_free(g);
 			free(g);
 		}
 	}

@@ -30,7 +30,7 @@ struct trace_opts {
 	struct fp_filter *filter; /* -e trace=, -e status=: which calls the log shows; NULL: all */
 	bool no_pin;		  /* --no-pin: leave CPU placement to the scheduler */
 	bool no_time;		  /* --no-time: bpf counts calls and errors only, leaving sys_enter unhooked */
-	bool no_reach;		  /* --no-reach: do not record what each call reached (fp__reach) */
+	bool reach;		  /* record what each call reached (fp__reach); off with --no-reach */
 	/*
 	 * Set asynchronously (Ctrl-C, SIGTERM, SIGHUP) to the signal number: the backend must stop observing,
 	 * detach from attached processes or stop a started command (SIGTERM, then SIGKILL), and return.

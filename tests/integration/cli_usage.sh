@@ -38,7 +38,7 @@ urc=1
 usage "no command: --bogus" "kfootprint: unknown option '--bogus': see 'kfootprint record --help'" --bogus -- true
 usage "no command, no argument" "kfootprint: nothing to do: see 'kfootprint --help'"
 usage "record: an ambiguous abbreviation" \
-	"kfootprint: ambiguous option '--no' (--no-pin, --no-time): see 'kfootprint record --help'" record --no -- true
+	"kfootprint: ambiguous option '--no' (--no-pin, --no-time, --no-reach): see 'kfootprint record --help'" record --no -- true
 # getopt's habits kept: abbreviations, --opt=value, options after the footprint (report, map)
 "$KF" report --form=csv "$KF_TOP/tests/fuzz/corpus/sample.json" >"$T/csv" 2>&1
 eq "report: an unambiguous abbreviation is taken" "abi,name,nr,calls,errors,time_s,class" "$(head -n1 "$T/csv")"

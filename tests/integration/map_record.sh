@@ -40,7 +40,7 @@ eq "-F csv --map without a place for it: exit 1, no run" \
 	"1 kfootprint: --map with -F csv: a CSV report has no room for the map: give --map-output FILE, or -o FILE to save it in the footprint no" \
 	"$? $(cat "$T/cerr") $([ -e "$T/ran" ] && echo yes || echo no)"
 "$KF" record -b ptrace -F csv --map -o "$T/c.json" --report "$T/c" -- true 2>/dev/null
-eq "-F csv --map -o: the CSV stays CSV, the map is in the footprint" "abi,name,nr,calls,errors,time_s,class True" \
+eq "-F csv --map -o: the CSV stays CSV, the map is in the footprint" "abi,name,nr,calls,errors,time_s,class,reached True" \
 	"$(head -n1 "$T/c") $(jget "$T/c.json" "len(d['configs']) > 0")"
 "$KF" record -b ptrace --map-output "$T/nodir/m.txt" -- touch "$T/ran" 2>"$T/oerr"
 eq "--map-output is opened before the workload runs" "1 no" "$? $([ -e "$T/ran" ] && echo yes || echo no)"

@@ -272,6 +272,7 @@ static void test_reach_format(void **state)
 			    "file:ext4");
 	assert_string_equal(fmt((struct kf_fdraw){.mode = S_IFREG | 0600, .fstype = "pidfs", .name = "pidfd"}),
 			    "file:pidfs");
+	assert_string_equal(fmt((struct kf_fdraw){.mode = 0700, .fstype = "pidfs", .name = "[pidfd]"}), "file:pidfs");
 	assert_string_equal(fmt((struct kf_fdraw){.mode = S_IFREG}), "file:unknown");
 	assert_string_equal(fmt((struct kf_fdraw){0}), "unknown");
 	assert_string_equal(
