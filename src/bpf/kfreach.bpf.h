@@ -18,11 +18,12 @@
 #define KF_S_IFBLK	 0060000
 #define KF_S_IFREG	 0100000
 #define KF_MAP_ANONYMOUS 0x20
-#define KF_CSIGNAL	 0xff
 /* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
 #define KF_CLONE_NEW_ALL  0x7e020080u
 #define KF_O_DIRECT	  040000
 #define KF_O_PATH	  010000000
+#define KF_O_DIRECTORY	  0200000
+#define KF_EBADF	  9
 #define KF_O_TMPFILE	  020000000 /* __O_TMPFILE: O_TMPFILE is it with O_DIRECTORY */
 #define KF_BPF_MAP_CREATE 0
 #define KF_BPF_PROG_LOAD  5
@@ -252,7 +253,7 @@ static __always_inline __u32 ns_type_of(int fd)
 	if (!file)
 		return 0;
 	bpf_probe_read_kernel_str(fstype, sizeof(fstype), BPF_CORE_READ(file, f_inode, i_sb, s_type, name));
-	if (!str8_eq(fstype, 0x736673666eull)) /* "nsfs" */
+	if (!str8_eq(fstype, 0x7366736eull)) /* "nsfs" */
 		return 0;
 	ns = BPF_CORE_READ(file, f_inode, i_private);
 	if (bpf_core_field_exists(ns->ns_type))
@@ -319,7 +320,7 @@ static __always_inline __u64 user_u64(__u64 addr)
  * What call (abi, nr) of process proc reached, at its sys_exit: the kinds of its fd arguments, and what its
  * reach_sc row's op decodes. binfmt: the format a successful exec ran (kf_task.binfmt).
  */
-__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
+__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s64 ret)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
@@ -337,7 +338,12 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 	k->nr = nr;
 	k->abi = abi;
 	a = sc.op ? call_arg(regs, abi, sc.arg & 7) : 0;
-	/* An fd with no file behind it (EBADF) reached nothing; an ioctl on it is still its command. */
+	/*
+	 * A call that says EBADF reached no file, nor an ioctl command (an fd with no file behind it, or one not open
+	 * for that); an fd with no file otherwise reached nothing, but an ioctl on it is still its command.
+	 */
+	if (err == KF_EBADF)
+		sc.fd[0] = sc.fd[1] = -1;
 	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
 		k->kind = KF_RK_FD;
 		found = file_kind((int)call_arg(regs, abi, sc.fd[0] & 7), &k->f);
@@ -362,8 +368,28 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 	__builtin_memset(&k->f, 0, sizeof(k->f));
 	switch (sc.op) {
 	case KF_RO_SOCKET:
+		/* the kernel's triple, as the new socket says it (the protocol socket() chose for 0), else the
+		 * arguments */
 		k->kind = KF_RK_SOCKET;
-		k->f.family = a;
+		if (!err) {
+			int fd = ret;
+
+			/* socketpair: the first of the two fds it wrote at arg */
+			if (sc.arg && bpf_probe_read_user(&fd, sizeof(fd), (void *)a))
+				fd = -1;
+			if (file_kind(fd, &k->f) && k->f.mode == KF_S_IFSOCK) {
+				__u16 family = k->f.family, type = k->f.type, protocol = k->f.protocol;
+
+				__builtin_memset(&k->f, 0, sizeof(k->f));
+				k->f.family = family;
+				k->f.type = type;
+				k->f.protocol = protocol;
+				reach_add(k, err);
+				return 0;
+			}
+			__builtin_memset(&k->f, 0, sizeof(k->f));
+		}
+		k->f.family = call_arg(regs, abi, 0);
 		k->f.type = call_arg(regs, abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
 		k->f.protocol = call_arg(regs, abi, 2);
 		reach_add(k, err);
@@ -372,8 +398,8 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 		if (!a || call_arg(regs, abi, (sc.arg + 1) & 7) < 2)
 			return 0;
 		k->kind = KF_RK_AF;
-		bpf_probe_read_user(&k->val, 2, (void *)a);
-		reach_add(k, err);
+		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
+			reach_add(k, err);
 		return 0;
 	case KF_RO_MSGHDR:
 		/* struct msghdr: msg_name, msg_namelen; in the 32-bit ABIs, struct compat_msghdr */
@@ -387,8 +413,8 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 		if (!a || b < 2)
 			return 0;
 		k->kind = KF_RK_AF;
-		bpf_probe_read_user(&k->val, 2, (void *)a);
-		reach_add(k, err);
+		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
+			reach_add(k, err);
 		return 0;
 	case KF_RO_EXEC:
 		if (err || !binfmt)
@@ -397,12 +423,13 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 		k->val = binfmt;
 		reach_add(k, err);
 		return 0;
-	case KF_RO_CLONE: reach_ns(k, a & KF_CLONE_NEW_ALL & ~KF_CSIGNAL, err); return 0;
+	case KF_RO_CLONE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0; /* no signal number has bit 7 */
 	case KF_RO_CLONE3: reach_ns(k, user_u64(a) & KF_CLONE_NEW_ALL, err); return 0;
 	case KF_RO_UNSHARE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0;
 	case KF_RO_SETNS:
+		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
 		flags = a & KF_CLONE_NEW_ALL;
-		if (!a)
+		if (!a && !err)
 			flags = ns_type_of((int)call_arg(regs, abi, 0)) & KF_CLONE_NEW_ALL;
 		reach_ns(k, flags, err);
 		return 0;
@@ -427,19 +454,20 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 			return 0;
 		/* prog_type and map_type are both the first member of union bpf_attr */
 		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
-		k->val = user_u64(call_arg(regs, abi, (sc.arg + 1) & 7));
-		reach_add(k, err);
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)call_arg(regs, abi, (sc.arg + 1) & 7)))
+			reach_add(k, err);
 		return 0;
 	case KF_RO_PERF:
 		k->kind = KF_RK_PERF_TYPE;
-		k->val = user_u64(a); /* struct perf_event_attr's first member */
-		reach_add(k, err);
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val),
+					 (void *)a)) /* struct perf_event_attr's first member */
+			reach_add(k, err);
 		return 0;
 	case KF_RO_OPEN:
 	case KF_RO_OPEN_HOW:
 		flags = sc.op == KF_RO_OPEN_HOW ? user_u64(a) : a;
 		k->kind = KF_RK_OFLAG;
-		if (flags & KF_O_TMPFILE) {
+		if ((flags & (KF_O_TMPFILE | KF_O_DIRECTORY)) == (KF_O_TMPFILE | KF_O_DIRECTORY)) {
 			k->val = KF_O_TMPFILE;
 			reach_add(k, err);
 		}
@@ -457,7 +485,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt)
 }
 
 /* At a followed task's sys_exit: only the calls with a row do any of the work above. */
-static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err)
+static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err, long ret)
 {
 	__u32 i = (__u32)abi * KF_REACH_NR_MAX + (__u32)nr;
 
@@ -465,7 +493,7 @@ static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __
 		return;
 	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)
 		return;
-	reach_call(t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt);
+	reach_call(t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt, ret);
 	t->binfmt = 0;
 }
 

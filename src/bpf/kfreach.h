@@ -21,7 +21,7 @@ enum kf_reach_op {
 	KF_RO_NONE = 0,
 	KF_RO_MMAP,    /* fd[0] only when the flags at arg have no MAP_ANONYMOUS */
 	KF_RO_IOCTL,   /* the command at arg, with the kind of fd[0] */
-	KF_RO_SOCKET,  /* family, type, protocol in arguments 0-2 (socket, socketpair) */
+	KF_RO_SOCKET,  /* the new socket's triple, else the arguments 0-2; arg: socketpair's fd pair */
 	KF_RO_ADDR,    /* the family of the sockaddr at arg (its length at arg + 1) */
 	KF_RO_MSGHDR,  /* the family of the msg_name of the msghdr at arg */
 	KF_RO_EXEC,    /* the binary format of a successful exec */

@@ -695,7 +695,7 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 		err = 0;
 	lost = account(t->proc, abi, nr, err, ns);
 	if (with_reach)
-		reach_exit(t, abi, nr, err);
+		reach_exit(t, abi, nr, err, ret);
 	if (err) {
 		/* Its source: the path and name now; without a path, the name is told from the record. */
 		if (!lost && path_of(abi, nr))

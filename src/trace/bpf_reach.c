@@ -27,7 +27,7 @@ static const struct {
 	int8_t arg;
 } ops[] = {
     {"ioctl", KF_RO_IOCTL, 1},		 {"mmap", KF_RO_MMAP, 3},	  {"mmap2", KF_RO_MMAP, 3},
-    {"socket", KF_RO_SOCKET, 0},	 {"socketpair", KF_RO_SOCKET, 0}, {"bind", KF_RO_ADDR, 1},
+    {"socket", KF_RO_SOCKET, 0},	 {"socketpair", KF_RO_SOCKET, 3}, {"bind", KF_RO_ADDR, 1},
     {"connect", KF_RO_ADDR, 1},		 {"sendto", KF_RO_ADDR, 4},	  {"sendmsg", KF_RO_MSGHDR, 1},
     {"execve", KF_RO_EXEC, 0},		 {"execveat", KF_RO_EXEC, 0},	  {"clone", KF_RO_CLONE, 0},
     {"clone3", KF_RO_CLONE3, 0},	 {"unshare", KF_RO_UNSHARE, 0},	  {"setns", KF_RO_SETNS, 1},

@@ -1,10 +1,13 @@
 #!/bin/sh
-# What each call reached, recorded by the bpf backend (src/bpf/kfreach.bpf.h, src/trace/bpf_reach.c): the values
-# a known workload reaches, asserted exactly, in both bpf modes (with time and --no-time, which must agree); the
+# What each call reached, recorded by the bpf backend (src/bpf/kfreach.bpf.h, src/trace/bpf_reach.c): wl_reach
+# against the table every backend is held to (reach_expect.sh), and wl_reach_bpf (a dup2 over an fd, a closed fd, an
+# fd received over SCM_RIGHTS, a memfd, O_TMPFILE...) asserted exactly, in both bpf modes (with time and --no-time,
+# which must agree); the
 # same `reached` as ptrace on that workload and on real programs (tests/reach_compare.py); stress-ng's netdev
 # stressor (SIOCGIF* ioctls on an AF_INET socket); the binary format of ELF, #! and 32-bit programs; the map
 # drained of ended processes on a long run; and --no-reach, which records none of it.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/reach_expect.sh"
 
 bpf_or_skip reach_bpf || exit 0
 
@@ -42,6 +45,19 @@ EOF
 	); then ok "$name"; else not_ok "$name"; printf '%s\n' "$out" | head -n 20 | sed 's/^/#   /'; fi
 }
 
+# wl_reach, held against the one table every backend is held against (reach_expect.sh), in both bpf modes
+if [ -x "$WL/wl_reach" ]; then
+	for flag in "" --no-time; do
+		rm -rf "$T/scratch"
+		mkdir -p "$T/scratch"
+		"$KF" record -b bpf $flag -q -o "$T/wl.json" --report /dev/null -- "$WL/wl_reach" "$T/scratch" >"$T/made" 2>"$T/wl.err"
+		eq "bpf ${flag:-timed}: wl_reach recorded" 0 $?
+		reach_check "bpf ${flag:-timed}" "$T/wl.json" "$T/made" "$T/scratch"
+	done
+else
+	skip "bpf: wl_reach" "workloads not built: run make workloads"
+fi
+
 # the O_TMPFILE is made in a tmpfs: a directory in /dev/shm, the same for every run (it is in argv)
 shm=$(mktemp -d /dev/shm/kf-reach.XXXXXX 2>/dev/null) || shm=
 trap 'rm -rf "$T" ${shm:+"$shm"}' EXIT
@@ -61,7 +77,7 @@ exact("ioctl", [("fd", "pipe", None, 1, 0), ("ioctl", "FIONREAD", "pipe", 1, 0),
 exact("epoll_ctl", [("fd", "anon:[eventfd]", None, 1, 0)])
 exact("fstat", [("fd", "anon:[eventfd]", None, 1, 0)])
 exact("fcntl", [("fd", "anon:[timerfd]", None, 1, 0), ("fd", "anon:[signalfd]", None, 1, 0)])
-exact("socket", [("socket", "AF_INET:SOCK_DGRAM:IPPROTO_IP", None, 1, 0),
+exact("socket", [("socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP", None, 1, 0),
                  ("socket", "AF_NETLINK:SOCK_RAW:NETLINK_ROUTE", None, 1, 0), ("socket", "AF_UNIX:SOCK_STREAM:0", None, 1, 0)])
 exact("socketpair", [("socket", "AF_UNIX:SOCK_STREAM:0", None, 1, 0)])
 udp = ("fd", "socket:AF_INET:SOCK_DGRAM:IPPROTO_UDP", None, 1, 0)
