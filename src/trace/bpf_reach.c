@@ -59,9 +59,11 @@ static const struct {
     [KF_RK_OFLAG] = {"oflag", NULL},
 };
 
+/* Anything that ran and is neither ELF nor #! is misc, as ptrace names it (it reads the file's first bytes). */
 static const char *const binfmts[] = {
-    [KF_BINFMT_ELF] = "elf",   [KF_BINFMT_COMPAT_ELF] = "compat_elf", [KF_BINFMT_SCRIPT] = "script",
-    [KF_BINFMT_MISC] = "misc", [KF_BINFMT_OTHER] = "other",
+    [KF_BINFMT_ELF] = "elf",	   [KF_BINFMT_COMPAT_ELF] = "compat_elf",
+    [KF_BINFMT_SCRIPT] = "script", [KF_BINFMT_MISC] = "misc",
+    [KF_BINFMT_OTHER] = "misc",
 };
 
 /*
