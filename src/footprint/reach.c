@@ -107,6 +107,28 @@ void fp_sysstat_reach_release(struct fp_sysstat *s)
 	s->reach_other = 0;
 }
 
+/* Whether s has, or would keep, the refinement (kind, value, fd). */
+static bool kept(const struct fp_sysstat *s, const char *kind, const char *value, const char *fd)
+{
+	struct fp_reach key = {.kind = kind, .value = value, .fd = fd};
+
+	if (s->nreach < FP_REACH_MAX || fp_sysstat_find_reach(s, kind, value, fd))
+		return true;
+	for (uint32_t i = 0; i < s->nreach; i++)
+		if (fp_reach_cmp_key(&key, &s->reach[i]) < 0)
+			return true;
+	return false;
+}
+
+/* Adds to a kept refinement (its strings interned), or counts the calls in reach_other. */
+static void add_or_count(struct fp_sysstat *s, const char *kind, const char *value, const char *fd, uint64_t n, int err)
+{
+	if (kept(s, kind, value, fd))
+		fp_sysstat_add_reach(s, kind, value, fd, n, err ? n : 0);
+	else
+		s->reach_other += n;
+}
+
 void fp__reach(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, const char *kind, const char *value,
 	       const char *fd, int err, uint64_t n)
 {
@@ -120,10 +142,16 @@ void fp__reach(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr,
 		fp__account(fp, NULL, abi, nr, 0, 0, 0);
 		s = fp_sctab_find(&fp->syscalls, abi, nr);
 	}
-	kind = fp__intern(fp, kind);
-	value = fp__intern(fp, value);
-	fd = fd ? fp__intern(fp, fd) : NULL;
-	fp_sysstat_add_reach(s, kind, value, fd, n, err ? n : 0);
+	/*
+	 * Interned only when a row keeps it: a value the workload made up (a mount type) that the full row counts in
+	 * reach_other costs no memory.
+	 */
+	if (kept(s, kind, value, fd) || (p && kept(fp_sctab_get(&p->syscalls, abi, nr, s->name), kind, value, fd))) {
+		kind = fp__intern(fp, kind);
+		value = fp__intern(fp, value);
+		fd = fd ? fp__intern(fp, fd) : NULL;
+	}
+	add_or_count(s, kind, value, fd, n, err);
 	if (p)
-		fp_sysstat_add_reach(fp_sctab_get(&p->syscalls, abi, nr, s->name), kind, value, fd, n, err ? n : 0);
+		add_or_count(fp_sctab_get(&p->syscalls, abi, nr, s->name), kind, value, fd, n, err);
 }

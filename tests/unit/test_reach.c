@@ -16,6 +16,7 @@
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
 #include "footprint/merge.h"
+#include "report/report.h"
 
 static char *to_json(const struct footprint *fp)
 {
@@ -312,12 +313,51 @@ static void test_reach_format(void **state)
 	assert_string_equal(ns[1], "CLONE_NEWNET");
 }
 
+static char *render(const struct renderer *r, const struct footprint *fp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(r->render(fp, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The text report's section and the CSV column, exactly. */
+static void test_reach_reports(void **state)
+{
+	struct footprint *fp = reach_fp();
+	char *text, *csv;
+
+	fp_sctab_find(&fp->syscalls, KF_ABI_X86_64, nr("read"))->reach_other = 4;
+	text = render(&renderer_text, fp);
+	assert_non_null(strstr(text, "\nreached, by system call: calls of each fd kind, socket, ioctl command, ...\n"
+				     "  read: 10 pipe, 2 file:ext4; 4 more, past the 64 kept\n"
+				     "  ioctl: ioctl 3 TCGETS on pipe (3 failed)\n"
+				     "  clone: ns 1 CLONE_NEWNS, 1 CLONE_NEWPID\n"));
+	csv = render(&renderer_csv, fp);
+	assert_non_null(strstr(csv, "abi,name,nr,calls,errors,time_s,class,reached\n"));
+	assert_non_null(strstr(csv, ",read,0,12,0,0.024000000,Filesystem,fd:pipe=10;fd:file:ext4=2;other=4\n"));
+	assert_non_null(strstr(csv, ",ioctl,16,3,3,0.001000000,unknown,ioctl:TCGETS@pipe=3\n"));
+	assert_non_null(strstr(csv, ",wait4,61,3,1,0.300000000,Process Mgmt.,\n"));
+	free(text);
+	free(csv);
+	/* without refinements, the reports are as before */
+	fp->reach = false;
+	csv = render(&renderer_csv, fp);
+	assert_non_null(strstr(csv, "abi,name,nr,calls,errors,time_s,class\n"));
+	free(csv);
+	fp__free(fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reach_format),      cmocka_unit_test(test_reach_model),
 	    cmocka_unit_test(test_reach_bound),	      cmocka_unit_test(test_reach_json_round_trip),
 	    cmocka_unit_test(test_reach_json_errors), cmocka_unit_test(test_reach_merge),
+	    cmocka_unit_test(test_reach_reports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
