@@ -112,15 +112,20 @@ if [ "$(jget "$T/probe.json" 'd.get("reached", False)' 2>/dev/null)" != True ]; 
 else
 	# same NAME COMMAND...: ptrace, bpf and bpf --no-time on COMMAND; one TAP line per bpf mode
 	same() {
-		name=$1; shift
+		sname=$1; shift
 		"$KF" record -b ptrace -q --report /dev/null -o "$T/p.json" -- "$@" >/dev/null 2>"$T/p.err"
 		for flag in "" --no-time; do
 			rec "$T/b.json" $flag -- "$@"
-			check "$name (bpf ${flag:-timed}): reached what ptrace says" \
+			check "$sname (bpf ${flag:-timed}): reached what ptrace says" \
 				python3 "$KF_TOP/tests/reach_compare.py" --ignore futex "$T/p.json" "$T/b.json"
 		done
 	}
 	[ -x "$WL/wl_reach_bpf" ] && [ -n "$shm" ] && same wl_reach_bpf "$WL/wl_reach_bpf" "$shm"
+	if [ -x "$WL/wl_reach" ]; then
+		rm -rf "$T/scratch"
+		mkdir -p "$T/scratch"
+		same wl_reach "$WL/wl_reach" "$T/scratch"
+	fi
 	same "ls" ls -la /usr /dev/null
 	same "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname /proc/version >/dev/null'
 	same "tar" tar cf /dev/null /usr/include/linux
