@@ -151,12 +151,18 @@ reach_workloads = [
     ("dd 200k read+write", ["dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=200000", "status=none"]),
 ]
 
-def reach_rows_ptrace():
+def reach_rows(backend, extra):
+    """What recording what each call reached costs a backend: the same command with and without --no-reach."""
+    if backend == "bpf" and not bpf_ok:
+        print()
+        print("bpf, what each call reached: n/a (the bpf backend cannot run here)")
+        return
+    base_cmd = [kf, "record", "-b", backend] + extra
     cols = [("untraced", lambda w: w),
-            ("no-reach", lambda w: [kf, "record", "-b", "ptrace", "--no-reach"] + popts + quiet + ["--"] + w),
-            ("reach", lambda w: [kf, "record", "-b", "ptrace"] + popts + quiet + ["--"] + w)]
+            ("no-reach", lambda w: base_cmd + ["--no-reach"] + quiet + ["--"] + w),
+            ("reach", lambda w: base_cmd + quiet + ["--"] + w)]
     print()
-    print("ptrace, what each call reached: wall time / untraced, and with / without (--no-reach), median of %d;" % reps)
+    print("%s, what each call reached: wall time / untraced, and with / without (--no-reach), median of %d;" % (backend, reps))
     print("then the same ratio of CPU time (user + system, tracer and workload), load average %.1f" % os.getloadavg()[0])
     hdr = "%-22s %9s %10s %10s %14s %14s" % ("workload", "untraced", "no-reach", "reach", "reach/no-reach", "cpu r/no-r")
     print(hdr)
@@ -183,7 +189,8 @@ def reach_rows_ptrace():
                                                            med["no-reach"], med["reach"], pair, cpair), flush=True)
 
 if os.environ.get("KF_BENCH_REACH", "1") != "0":
-    reach_rows_ptrace()
+    reach_rows("ptrace", popts)
+    reach_rows("bpf", [])
 
 
 def startup_and_storm():

@@ -442,6 +442,8 @@ static __always_inline unsigned long reg_arg(struct pt_regs *regs, __u8 abi, int
 	return reg_arg_of((__u64)regs, abi, i);
 }
 
+#include "kfreach.bpf.h"
+
 /* 1 + the index in open_sc of an open-like call, 0 for other calls. */
 static __always_inline __u32 open_of(__u8 abi, __s32 nr)
 {
@@ -633,6 +635,7 @@ static __always_inline void account_seccomp_kill(struct kf_task *t)
  * sys_exit came to know the call (with --no-time: a new task, an exec, a sigreturn, the command's first
  * call; 1 633 instructions walked before).
  */
+/* Returns the call's errno as counted (0: it succeeded or never returned to the workload). */
 __noinline int count_exit(__u64 regs, __u32 proc, __u64 call, long ret, __u64 ns)
 {
 	__u32 abi = call >> 32, err = ret < 0 && ret >= -MAX_ERRNO ? -ret : 0, k;
@@ -651,7 +654,7 @@ __noinline int count_exit(__u64 regs, __u32 proc, __u64 call, long ret, __u64 ns
 		/* Its source: the path and name now; without a path, the name is told from the record. */
 		if (!lost && path_of(abi, nr))
 			report_fail(regs, proc, abi, nr, err);
-		return 0;
+		return err;
 	}
 	k = open_of(abi, nr);
 	if (k)
@@ -687,6 +690,7 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	__s32 nr;
 	__u8 abi;
 	__u64 ns = 0;
+	int err;
 
 	if (!t)
 		return 0;
@@ -747,7 +751,10 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 		}
 		t->state = KF_TASK_ACTIVE;
 	}
-	return count_exit((__u64)regs, t->proc, (__u64)abi << 32 | (__u32)nr, ret, ns);
+	err = count_exit((__u64)regs, t->proc, (__u64)abi << 32 | (__u32)nr, ret, ns);
+	if (with_reach)
+		reach_exit(t, abi, nr, err, ret);
+	return 0;
 }
 
 SEC("raw_tp/sched_process_fork")
@@ -846,6 +853,8 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	t->state = KF_TASK_ACTIVE;
 	t->exec_done = 1;
+	if (with_reach)
+		t->binfmt = exec_binfmt(bprm);
 	/* The record knows the new name too, should the event below find no room in the ring. */
 	r = rec_of(t->proc);
 	if (r) {

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #endif
 
+#include "kfreach.h" /* the refinements' types */
+
 /* ABI numbers: enum kf_abi (src/abi/abi.h) of the ABIs whose descriptor says bpf; the user side asserts it. */
 #define KF_BPF_ABI_X86_64 0
 #define KF_BPF_ABI_I386	  1
@@ -48,7 +50,8 @@ struct kf_task {
 	__u8 exec_done;	   /* a successful exec happened since the last sys_exit */
 	__u8 counted;	   /* counted in its process record's ntasks */
 	__u8 seccomp_done; /* the call a seccomp filter killed it in is counted */
-	__u8 pad[2];
+	__u8 binfmt;	   /* enum kf_binfmt (kfreach.h) of its exec, until the exec's sys_exit records it */
+	__u8 pad;
 };
 
 /*

@@ -247,6 +247,9 @@ static int observe(struct bpf_session *s)
 			bpf_map__max_entries(s->skel->maps.stats) / 2 &&
 		    bpf_read_stats(s, true))
 			return -1;
+		if (__atomic_load_n(&s->skel->bss->nreach, __ATOMIC_RELAXED) - s->reach_drained > KF_REACH_MAX / 2 &&
+		    bpf_read_reach(s, true))
+			return -1;
 		/* The workload's cgroup, when it has one, also knows of a process whose fork event was lost. */
 		if (__atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0 && (!s->root || s->root_reaped) &&
 		    contain_empty(o->contain))
@@ -285,14 +288,15 @@ static void account_losses(struct bpf_session *s)
 	const struct kfrec_bpf__bss *b = s->skel->bss;
 	uint64_t misses = prog_misses(s->skel->progs.kf_sys_enter) + prog_misses(s->skel->progs.kf_sys_exit) +
 			  prog_misses(s->skel->progs.kf_exit) + prog_misses(s->skel->progs.kf_fork) +
-			  prog_misses(s->skel->progs.kf_exec);
-	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + misses;
+			  prog_misses(s->skel->progs.kf_exec) + prog_misses(s->skel->progs.kf_misc);
+	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses;
 	const struct {
 		uint64_t n;
 		const char *what;
 	} parts[] = {{b->lost_events, "exec/open events (ring full)"},
 		     {b->lost_stats, "calls (maps full)"},
 		     {b->lost_tasks, "tasks not followed (maps full)"},
+		     {b->lost_reach, "refinements (map full)"},
 		     {misses, "program runs the kernel skipped"}};
 	char why[200];
 	int n;
@@ -382,6 +386,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
+	bpf_reach_setup(&s, opts->reach);
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	s.proc_is_ns = proc_is_own_ns();
@@ -431,10 +436,11 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms", (double)(t_end - t_run) / 1e6,
 	      (double)(fp__now_ns() - t_end) / 1e6);
 	ring_buffer__consume(s.rb);
-	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false))
+	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false) || bpf_read_reach(&s, false))
 		goto out;
 	bpf_order_procs(&s);
 	account_losses(&s);
+	bpf_reach_debug(&s);
 	if (s.root_reaped)
 		fp->exit = status_exit(s.root_status);
 	else if (!s.root && bpf_proc(&s, 1))

@@ -29,6 +29,7 @@ struct bpf_session {
 	uint64_t events;	/* events read from the ring */
 	uint64_t bytes;		/* and their size */
 	uint64_t stats_drained; /* spill entries read and deleted while running */
+	uint64_t reach_drained; /* refinement entries read and deleted while running */
 	uint64_t kept_seen;	/* the kernel's kept_ended count when the records were last swept */
 	uint64_t late_procs;	/* processes first known from their record (their fork event was lost) */
 	uint64_t recs_taken;	/* process records taken out of the kernel while the workload ran */
@@ -57,6 +58,17 @@ void bpf_set_proc(struct bpf_session *s, uint32_t proc, struct fp_proc *p);
  * long runs. Returns 0 or -1 after reporting.
  */
 int bpf_read_stats(struct bpf_session *s, bool ended_only);
+
+/* bpf_reach.c */
+/* Before load: the kernel side's rows of what each call reaches, or none of that work at all (!on). */
+void bpf_reach_setup(struct bpf_session *s, bool on);
+/*
+ * Reads what calls reached into the footprint: only the entries of ended processes, deleting them from the map
+ * (which keeps it small on long runs), when ended_only. Returns 0 or -1 after reporting.
+ */
+int bpf_read_reach(struct bpf_session *s, bool ended_only);
+/* -v: entries made and moved out; the exit program's time per run when the kernel keeps BPF statistics. */
+void bpf_reach_debug(struct bpf_session *s);
 
 /* bpf_task.c */
 /*

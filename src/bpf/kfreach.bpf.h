@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel side of the refinements (what each call reached), included by kfrec.bpf.c after account(): at a
+ * followed task's sys_exit, for the calls whose reach_sc row asks for it, the kind of the file behind an fd
+ * argument (through current->files, CO-RE on struct file, inode, super_block, dentry, socket, sock) and
+ * the decoded arguments are counted per process x call x what it reached in the `reach` hash. Aggregates
+ * only, nothing per call goes to user space, which reads the map at the end (and drains the entries of
+ * ended processes when it fills up, as it does the spill hash).
+ *
+ * At sys_exit the saved user registers still hold the arguments, in both time modes; the fd table is as the
+ * call left it, as ptrace sees it at its exit stop.
+ */
+#include "kfreach.h"
+
+#define KF_S_IFMT	 0170000
+#define KF_S_IFSOCK	 0140000
+#define KF_S_IFCHR	 0020000
+#define KF_S_IFBLK	 0060000
+#define KF_S_IFREG	 0100000
+#define KF_MAP_ANONYMOUS 0x20
+/* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
+#define KF_CLONE_NEW_ALL  0x7e020080u
+#define KF_O_DIRECT	  040000
+#define KF_O_PATH	  010000000
+#define KF_O_DIRECTORY	  0200000
+#define KF_EBADF	  9
+#define KF_O_TMPFILE	  020000000 /* __O_TMPFILE: O_TMPFILE is it with O_DIRECTORY */
+#define KF_BPF_MAP_CREATE 0
+#define KF_BPF_PROG_LOAD  5
+
+/* Filled by the user side before load; with_reach false leaves all of this out of the verified programs. */
+const volatile bool with_reach = true;
+const volatile struct kf_reach_sc reach_sc[KF_BPF_NABI * KF_REACH_NR_MAX];
+
+__u64 lost_reach; /* refinements not counted: the map was full */
+__u64 nreach;	  /* entries created (the user side deletes those of ended processes) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	/* Not preallocated: it costs nothing at start-up, and a workload uses a few hundred entries. */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KF_REACH_MAX);
+	__type(key, struct kf_reach_key);
+	__type(value, struct kf_reach_val);
+} reach SEC(".maps");
+
+/* The name of each filesystem type seen, by the address of its struct file_system_type. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 512);
+	__type(key, __u64);
+	__type(value, char[KF_FSNAME_MAX]);
+} fsnames SEC(".maps");
+
+/* A new key on the stack is built here first: the map compares every byte of it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kf_reach_key);
+} reach_scratch SEC(".maps");
+
+/* binfmt_misc took the file an exec named (kprobe below): the exec's bprm, by thread id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u64);
+} misc_bprm SEC(".maps");
+
+/* Older kernels keep the namespace type in the operations (struct proc_ns_operations.type before 6.18). */
+struct proc_ns_operations___old {
+	int type;
+} __attribute__((preserve_access_index));
+
+struct ns_common___old {
+	const struct proc_ns_operations___old *ops;
+} __attribute__((preserve_access_index));
+
+/*
+ * One more call (failed when err) reached what k says. This and the functions below are global: the verifier
+ * checks each once, not once per call site and state (inlined, the sys_exit program took 47 000 instructions
+ * and 60 ms to verify; now ~2 000 more), and not at all with_reach false (never called).
+ */
+__noinline int reach_add(struct kf_reach_key *k, __u32 err)
+{
+	struct kf_reach_val *v;
+
+	if (!k)
+		return 0;
+	v = bpf_map_lookup_elem(&reach, k);
+	if (!v) {
+		struct kf_reach_val zero = {};
+
+		if (!bpf_map_update_elem(&reach, k, &zero, BPF_NOEXIST)) {
+			__sync_fetch_and_add(&nreach, 1);
+			/* a new key: its filesystem type's name, when that is new too */
+			if (k->f.fstype && !bpf_map_lookup_elem(&fsnames, &k->f.fstype)) {
+				char name[KF_FSNAME_MAX] = {};
+				struct file_system_type *t = (void *)k->f.fstype;
+
+				bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(t, name));
+				bpf_map_update_elem(&fsnames, &k->f.fstype, name, BPF_NOEXIST);
+			}
+		}
+		v = bpf_map_lookup_elem(&reach, k);
+		if (!v) {
+			__sync_fetch_and_add(&lost_reach, 1);
+			return 0;
+		}
+	}
+	__sync_fetch_and_add(&v->calls, 1);
+	if (err)
+		__sync_fetch_and_add(&v->errors, 1);
+	return 0;
+}
+
+static __always_inline bool str8_eq(const char *s, __u64 want)
+{
+	__u64 v;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	return v == want;
+}
+
+/* The first 8 bytes of "anon_inodefs", "sockfs", "tmpfs", "hugetlbfs", "memfd:" (NUL-padded), little-endian */
+#define W_ANON_INO 0x6f6e695f6e6f6e61ull
+#define W_SOCKFS   0x000073666b636f73ull
+#define W_TMPFS	   0x0000007366706d74ull
+#define W_HUGETLBF 0x66626c7465677568ull
+#define W_MEMFD	   0x00003a64666d656dull
+
+/* The file at fd in the current task, or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	/* Loads through the task's BTF pointer, not helper calls; the array element needs one. */
+	struct fdtable *fdt = bpf_get_current_task_btf()->files->fdt;
+	struct file *file = NULL;
+
+	if (fd < 0 || (__u32)fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&file, sizeof(file), (struct file **)fdt->fd + fd);
+	return file;
+}
+
+/* A field at a CO-RE offset in a block read at once; the verifier sees the offset as the constant it is. */
+#define HEAD(buf, type, off) (*(type *)((buf) + ((off) & (sizeof(buf) - sizeof(type)))))
+#define FITS(buf, type, off) ((off) + sizeof(type) <= sizeof(buf) && !((off) & (sizeof(type) - 1)))
+
+/*
+ * The kind of the file at fd in the current task, into f; 0 when no file is there (f left zeroed). It runs on
+ * every fd-taking call, so it reads little, and blocks rather than fields: the struct file's head (its inode,
+ * private data, path), the inode's head (mode, superblock, device), the superblock's type; then only what the
+ * mode needs (a socket's triple; the name of an anonymous inode or of a file on a mount attached nowhere, memfd).
+ */
+__noinline int file_kind(int fd, struct kf_reach_file *f)
+{
+	struct file *file = fd_file(fd);
+	struct inode *ino;
+	struct super_block *sb;
+	struct file_system_type *fst;
+	struct dentry *dentry;
+	struct vfsmount *vm;
+	void *priv;
+	__u8 fh[128], ih[128];
+	__u32 o_ino = bpf_core_field_offset(struct file, f_inode),
+	      o_priv = bpf_core_field_offset(struct file, private_data),
+	      o_mnt = bpf_core_field_offset(struct file, f_path.mnt),
+	      o_dentry = bpf_core_field_offset(struct file, f_path.dentry),
+	      o_mode = bpf_core_field_offset(struct inode, i_mode), o_sb = bpf_core_field_offset(struct inode, i_sb),
+	      o_rdev = bpf_core_field_offset(struct inode, i_rdev);
+	char fs[8] = {};
+	const char *name;
+	__u64 w;
+
+	if (!f || !file)
+		return 0;
+	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_mnt) &&
+	    FITS(fh, void *, o_dentry)) {
+		if (bpf_probe_read_kernel(fh, sizeof(fh), file))
+			return 0;
+		ino = HEAD(fh, struct inode *, o_ino);
+		priv = HEAD(fh, void *, o_priv);
+		vm = HEAD(fh, struct vfsmount *, o_mnt);
+		dentry = HEAD(fh, struct dentry *, o_dentry);
+	} else {
+		ino = BPF_CORE_READ(file, f_inode);
+		priv = BPF_CORE_READ(file, private_data);
+		vm = BPF_CORE_READ(file, f_path.mnt);
+		dentry = BPF_CORE_READ(file, f_path.dentry);
+	}
+	if (FITS(ih, __u16, o_mode) && FITS(ih, void *, o_sb) && FITS(ih, __u32, o_rdev)) {
+		if (bpf_probe_read_kernel(ih, sizeof(ih), ino))
+			return 0;
+		f->mode = HEAD(ih, __u16, o_mode) & KF_S_IFMT;
+		sb = HEAD(ih, struct super_block *, o_sb);
+		f->rdev = HEAD(ih, __u32, o_rdev);
+	} else {
+		f->mode = BPF_CORE_READ(ino, i_mode) & KF_S_IFMT;
+		sb = BPF_CORE_READ(ino, i_sb);
+		f->rdev = BPF_CORE_READ(ino, i_rdev);
+	}
+	fst = BPF_CORE_READ(sb, s_type);
+	f->fstype = (__u64)fst;
+	if (f->mode != KF_S_IFCHR && f->mode != KF_S_IFBLK)
+		f->rdev = 0;
+	if (f->mode == KF_S_IFREG) {
+		/* memfd_create's files (and anonymous inodes made regular) live on mounts attached nowhere */
+		struct mount *m = (void *)vm - bpf_core_field_offset(struct mount, mnt);
+
+		if (BPF_CORE_READ(m, mnt_parent) != m)
+			return 1;
+	} else if (f->mode != KF_S_IFSOCK && f->mode) {
+		return 1;
+	}
+	/* 8 bytes of the type's name as they are: the NUL of a shorter name is compared, what follows masked off */
+	bpf_probe_read_kernel(fs, sizeof(fs), BPF_CORE_READ(fst, name));
+	__builtin_memcpy(&w, fs, sizeof(w));
+	if (f->mode == KF_S_IFSOCK) {
+		/* a socket's file: private_data is its struct socket (an O_PATH fd of a socket file is not) */
+		struct sock *sk;
+
+		if ((w & 0x00ffffffffffffffull) != W_SOCKFS)
+			return 1;
+		sk = BPF_CORE_READ((struct socket *)priv, sk);
+		f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+		f->type = BPF_CORE_READ(sk, sk_type);
+		f->protocol = BPF_CORE_READ(sk, sk_protocol);
+		return 1;
+	}
+	name = (const char *)BPF_CORE_READ(dentry, d_name.name);
+	if (w == W_ANON_INO) {
+		bpf_probe_read_kernel_str(f->name, sizeof(f->name), name);
+	} else if (f->mode == KF_S_IFREG && ((w & 0xffffffffffffull) == W_TMPFS || w == W_HUGETLBF)) {
+		char pre[8] = {};
+
+		bpf_probe_read_kernel(pre, 6, name);
+		if (str8_eq(pre, W_MEMFD))
+			__builtin_memcpy(f->name, pre, sizeof(pre));
+	}
+	return 1;
+}
+
+/* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
+static __always_inline __u32 ns_type_of(int fd)
+{
+	struct file *file = fd_file(fd);
+	struct ns_common *ns;
+	char fstype[8] = {};
+
+	if (!file)
+		return 0;
+	bpf_probe_read_kernel_str(fstype, sizeof(fstype), BPF_CORE_READ(file, f_inode, i_sb, s_type, name));
+	if (!str8_eq(fstype, 0x7366736eull)) /* "nsfs" */
+		return 0;
+	ns = BPF_CORE_READ(file, f_inode, i_private);
+	if (bpf_core_field_exists(ns->ns_type))
+		return BPF_CORE_READ(ns, ns_type);
+	return BPF_CORE_READ((struct ns_common___old *)ns, ops, type);
+}
+
+static __always_inline bool file_eq(const struct kf_reach_file *x, const struct kf_reach_file *y)
+{
+	const __u64 *a = (const __u64 *)x, *b = (const __u64 *)y;
+
+	for (int i = 0; i < sizeof(*x) / 8; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * Argument i of the current call, loaded from the task's saved registers through their BTF pointer (no helper
+ * call): at sys_exit they still hold the arguments.
+ */
+static __always_inline __u64 call_arg(struct pt_regs *r, __u32 abi, __u32 i)
+{
+	if (abi == KF_BPF_ABI_I386) {
+		switch (i) {
+		case 0: return (__u32)r->bx;
+		case 1: return (__u32)r->cx;
+		case 2: return (__u32)r->dx;
+		case 3: return (__u32)r->si;
+		case 4: return (__u32)r->di;
+		default: return (__u32)r->bp;
+		}
+	}
+	switch (i) {
+	case 0: return r->di;
+	case 1: return r->si;
+	case 2: return r->dx;
+	case 3: return r->r10;
+	case 4: return r->r8;
+	default: return r->r9;
+	}
+}
+
+/* One refinement per CLONE_NEW* bit of flags. */
+static __always_inline void reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
+{
+	k->kind = KF_RK_NS;
+	for (int i = 0; i < 8 && flags; i++) {
+		k->val = flags & -flags;
+		flags &= flags - 1;
+		reach_add(k, err);
+	}
+}
+
+static __always_inline __u64 user_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+/*
+ * What call (abi, nr) of process proc reached, at its sys_exit: the kinds of its fd arguments, and what its
+ * reach_sc row's op decodes. binfmt: the format a successful exec ran (kf_task.binfmt).
+ */
+__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s64 ret)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
+	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
+	struct kf_reach_file first;
+	struct kf_reach_sc sc;
+	int found = 0;
+	__u64 a, b;
+
+	if (!k || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
+		return 0;
+	sc = reach_sc[i];
+	__builtin_memset(k, 0, sizeof(*k));
+	k->proc = proc;
+	k->nr = nr;
+	k->abi = abi;
+	a = sc.op ? call_arg(regs, abi, sc.arg & 7) : 0;
+	/*
+	 * A call that says EBADF reached no file, nor an ioctl command (an fd with no file behind it, or one not open
+	 * for that); an fd with no file otherwise reached nothing, but an ioctl on it is still its command.
+	 */
+	if (err == KF_EBADF)
+		sc.fd[0] = sc.fd[1] = -1;
+	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
+		k->kind = KF_RK_FD;
+		found = file_kind((int)call_arg(regs, abi, sc.fd[0] & 7), &k->f);
+		if (found)
+			reach_add(k, err);
+		if (sc.op == KF_RO_IOCTL) {
+			/* the command, made on that kind of file */
+			k->kind = KF_RK_IOCTL;
+			k->val = a;
+			reach_add(k, err);
+			k->val = 0;
+		}
+	}
+	if (sc.fd[1] >= 0) {
+		/* A second fd (sendfile, splice, tee, copy_file_range): a call reaches a kind once. */
+		__builtin_memcpy(&first, &k->f, sizeof(first));
+		__builtin_memset(&k->f, 0, sizeof(k->f));
+		k->kind = KF_RK_FD;
+		if (file_kind((int)call_arg(regs, abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
+			reach_add(k, err);
+	}
+	__builtin_memset(&k->f, 0, sizeof(k->f));
+	switch (sc.op) {
+	case KF_RO_SOCKET:
+		/* the kernel's triple, as the new socket says it (the protocol socket() chose for 0), else the
+		 * arguments */
+		k->kind = KF_RK_SOCKET;
+		if (!err) {
+			int fd = ret;
+
+			/* socketpair: the first of the two fds it wrote at arg */
+			if (sc.arg && bpf_probe_read_user(&fd, sizeof(fd), (void *)a))
+				fd = -1;
+			if (file_kind(fd, &k->f) && k->f.mode == KF_S_IFSOCK) {
+				__u16 family = k->f.family, type = k->f.type, protocol = k->f.protocol;
+
+				__builtin_memset(&k->f, 0, sizeof(k->f));
+				k->f.family = family;
+				k->f.type = type;
+				k->f.protocol = protocol;
+				reach_add(k, err);
+				return 0;
+			}
+			__builtin_memset(&k->f, 0, sizeof(k->f));
+		}
+		k->f.family = call_arg(regs, abi, 0);
+		k->f.type = call_arg(regs, abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
+		k->f.protocol = call_arg(regs, abi, 2);
+		reach_add(k, err);
+		return 0;
+	case KF_RO_ADDR:
+		if (!a || call_arg(regs, abi, (sc.arg + 1) & 7) < 2)
+			return 0;
+		k->kind = KF_RK_AF;
+		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
+			reach_add(k, err);
+		return 0;
+	case KF_RO_MSGHDR:
+		/* struct msghdr: msg_name, msg_namelen; in the 32-bit ABIs, struct compat_msghdr */
+		if (abi == KF_BPF_ABI_X86_64) {
+			b = user_u64(a + 8) & 0xffffffff;
+			a = user_u64(a);
+		} else {
+			b = user_u64(a) >> 32;
+			a = user_u64(a) & 0xffffffff;
+		}
+		if (!a || b < 2)
+			return 0;
+		k->kind = KF_RK_AF;
+		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
+			reach_add(k, err);
+		return 0;
+	case KF_RO_EXEC:
+		if (err || !binfmt)
+			return 0;
+		k->kind = KF_RK_BINFMT;
+		k->val = binfmt;
+		reach_add(k, err);
+		return 0;
+	case KF_RO_CLONE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0; /* no signal number has bit 7 */
+	case KF_RO_CLONE3: reach_ns(k, user_u64(a) & KF_CLONE_NEW_ALL, err); return 0;
+	case KF_RO_UNSHARE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0;
+	case KF_RO_SETNS:
+		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
+		flags = a & KF_CLONE_NEW_ALL;
+		if (!a && !err)
+			flags = ns_type_of((int)call_arg(regs, abi, 0)) & KF_CLONE_NEW_ALL;
+		reach_ns(k, flags, err);
+		return 0;
+	case KF_RO_FSTYPE:
+		if (!a || bpf_probe_read_user_str(k->f.name, sizeof(k->f.name), (void *)a) <= 1)
+			return 0;
+		k->kind = KF_RK_FSTYPE;
+		reach_add(k, err);
+		return 0;
+	case KF_RO_PRCTL:
+	case KF_RO_ARCH_PRCTL:
+	case KF_RO_KEYCTL:
+		k->kind = sc.op == KF_RO_PRCTL ? KF_RK_PRCTL : sc.op == KF_RO_KEYCTL ? KF_RK_KEYCTL : KF_RK_ARCH_PRCTL;
+		k->val = a;
+		reach_add(k, err);
+		return 0;
+	case KF_RO_BPF:
+		k->kind = KF_RK_BPF_CMD;
+		k->val = a;
+		reach_add(k, err);
+		if (a != KF_BPF_PROG_LOAD && a != KF_BPF_MAP_CREATE)
+			return 0;
+		/* prog_type and map_type are both the first member of union bpf_attr */
+		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)call_arg(regs, abi, (sc.arg + 1) & 7)))
+			reach_add(k, err);
+		return 0;
+	case KF_RO_PERF:
+		k->kind = KF_RK_PERF_TYPE;
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val),
+					 (void *)a)) /* struct perf_event_attr's first member */
+			reach_add(k, err);
+		return 0;
+	case KF_RO_OPEN:
+	case KF_RO_OPEN_HOW:
+		flags = sc.op == KF_RO_OPEN_HOW ? user_u64(a) : a;
+		k->kind = KF_RK_OFLAG;
+		if ((flags & (KF_O_TMPFILE | KF_O_DIRECTORY)) == (KF_O_TMPFILE | KF_O_DIRECTORY)) {
+			k->val = KF_O_TMPFILE;
+			reach_add(k, err);
+		}
+		if (flags & KF_O_DIRECT) {
+			k->val = KF_O_DIRECT;
+			reach_add(k, err);
+		}
+		if (flags & KF_O_PATH) {
+			k->val = KF_O_PATH;
+			reach_add(k, err);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* At a followed task's sys_exit: only the calls with a row do any of the work above. */
+static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err, long ret)
+{
+	__u32 i = (__u32)abi * KF_REACH_NR_MAX + (__u32)nr;
+
+	if (nr < 0 || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
+		return;
+	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)
+		return;
+	reach_call(t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt, ret);
+	t->binfmt = 0;
+}
+
+/*
+ * The format that took the file an exec named (the first of a chain: a script run by an ELF interpreter is a
+ * script). Every format but ELF puts an interpreter in bprm->interp, which starts as bprm->filename;
+ * binfmt_misc is told from binfmt_script by the kprobe below; an ELF by its class in bprm->buf, which holds
+ * the start of the file finally run.
+ */
+static __always_inline __u8 exec_binfmt(struct linux_binprm *bprm)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 *misc = bpf_map_lookup_elem(&misc_bprm, &tid);
+	unsigned char buf[5] = {};
+
+	if (misc) {
+		bool was = *misc == (__u64)bprm;
+
+		bpf_map_delete_elem(&misc_bprm, &tid);
+		if (was)
+			return KF_BINFMT_MISC;
+	}
+	if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename))
+		return KF_BINFMT_SCRIPT;
+	bpf_probe_read_kernel(buf, sizeof(buf), &bprm->buf[0]);
+	if (buf[0] != 0x7f || buf[1] != 'E' || buf[2] != 'L' || buf[3] != 'F')
+		return KF_BINFMT_OTHER;
+	return buf[4] == 1 ? KF_BINFMT_COMPAT_ELF : KF_BINFMT_ELF; /* EI_CLASS: ELFCLASS32, ELFCLASS64 */
+}
+
+/*
+ * binfmt_misc is asked only for files no other format took; entered with the file the exec named (no
+ * interpreter yet), it is the first format of the chain when the exec succeeds. Loaded only where the
+ * kernel has binfmt_misc.
+ */
+SEC("kprobe/load_misc_binary")
+int BPF_KPROBE(kf_misc, struct linux_binprm *bprm)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 v = (__u64)bprm;
+
+	if (!with_reach || !bpf_task_storage_get(&tasks, task, 0, 0))
+		return 0;
+	if (BPF_CORE_READ(bprm, interp) == BPF_CORE_READ(bprm, filename))
+		bpf_map_update_elem(&misc_bprm, &tid, &v, BPF_ANY);
+	return 0;
+}
