@@ -16,13 +16,16 @@ tracepoints() {
 	done | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
-# attached MODE...: the tracepoints kfootprint attaches in that mode, read while `sleep 1` runs.
+# attached MODE...: the tracepoints kfootprint attaches in that mode, read while the workload waits for us (a
+# fixed sleep would end before a slow start-up on a busy machine had attached anything).
 attached() {
-	"$KF" record -b bpf "$@" --report /dev/null -- sleep 1 >/dev/null 2>"$T/att.err" &
+	: >"$T/hold"
+	"$KF" record -b bpf "$@" --report /dev/null -- \
+		sh -c 'while [ -e "$1" ]; do sleep 0.05; done' sh "$T/hold" >/dev/null 2>"$T/att.err" &
 	kp=$!
 	tps=
 	i=0
-	while [ -z "$tps" ] && [ $i -lt 100 ] && kill -0 "$kp" 2>/dev/null; do
+	while [ -z "$tps" ] && [ $i -lt 1500 ] && kill -0 "$kp" 2>/dev/null; do
 		tps=$(tracepoints "$kp")
 		[ -n "$tps" ] || sleep 0.02
 		i=$((i + 1))
@@ -30,6 +33,7 @@ attached() {
 	# Every link is made before the command is released: read again once they are all there.
 	sleep 0.2
 	tps=$(tracepoints "$kp")
+	rm -f "$T/hold"
 	wait "$kp"
 	echo "$tps"
 }
@@ -48,13 +52,13 @@ for mode in time no-time; do
 	want="kf_exec kf_exit kf_fork kf_sys_enter kf_sys_exit "
 	[ "$mode" = no-time ] && want="kf_exec kf_exit kf_fork kf_sys_exit "
 	eq "$mode: the programs loaded" "$want" "$progs"
-	# The most instructions any program made the verifier walk: a bound well above today's (~1 600), far
-	# below the path explosions that cost tens of milliseconds.
+	# The most instructions any program made the verifier walk: a bound above today's (~1 600, ~4 500 with
+	# the refinements of what each call reached), far below the path explosions that cost tens of milliseconds.
 	most=$(sed -n 's/^processed \([0-9]*\) insns.*/\1/p' "$T/vv.$mode" | sort -n | tail -1)
-	if [ -n "$most" ] && [ "$most" -le 4000 ]; then
-		ok "$mode: every program verified within 4000 instructions walked (most: $most)"
+	if [ -n "$most" ] && [ "$most" -le 6000 ]; then
+		ok "$mode: every program verified within 6000 instructions walked (most: $most)"
 	else
-		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 4000)"
+		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 6000)"
 		grep -E "BEGIN PROG|^processed" "$T/vv.$mode" | sed 's/^/#   /'
 	fi
 done
