@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 : "${KF_BUILD:=build}"
 export KF_BUILD KF_TOP="$top"
-limit=${KF_GUEST_SCRIPT_TIMEOUT:-300}
+limit=${KF_GUEST_SCRIPT_TIMEOUT:-600}
 [ $# -gt 0 ] || set -- tests/guest/t/*.sh
 out=$(mktemp /tmp/kf-guest-suite.XXXXXX)
 failed=0

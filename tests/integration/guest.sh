@@ -48,7 +48,7 @@ mkdir -p "$KF_BUILD/guest"
 rm -f "$KF_BUILD/guest/suite.rc"
 start=$(date +%s)
 # shellcheck disable=SC2016
-$run --timeout "${KF_GUEST_TIMEOUT:-1200}" -v -- sh -c 'sh tests/guest/suite.sh; echo $? >"$KF_BUILD/guest/suite.rc"
+$run --timeout "${KF_GUEST_TIMEOUT:-1800}" -v -- sh -c 'sh tests/guest/suite.sh; echo $? >"$KF_BUILD/guest/suite.rc"
 	echo "kf-guest-stderr-check" >&2; exit 42' >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out"

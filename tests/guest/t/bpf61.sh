@@ -42,8 +42,6 @@ fi
 both ls ls -la /usr
 IGNORE="futex rt_sigreturn"
 both "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname | tr a-z A-Z'
-IGNORE=futex
-both "missing file" cat /nonexistent/kf-missing
 
 # Counts that follow from the workloads' sources, bpf alone.
 if [ -x "$WL/wl_exec_thread" ]; then
