@@ -1,0 +1,84 @@
+#!/bin/sh
+# The bpf backend on Debian's 6.1 kernel: CO-RE relocates the programs built against the host's 6.18 BTF to
+# 6.1's, and the footprints equal the ptrace backend's (the reference, itself checked against strace -f -c on
+# the host) for workloads with known counts and real programs, in both bpf modes. The same comparison as
+# tests/integration/bpf_compare.sh, on a subset that stays within a TCG guest's time: workloads that end in
+# well under a second each, no 400-process or spill runs.
+. "$(dirname "$0")/../../lib.sh"
+
+bpf_or_skip "bpf on $(uname -r)" || exit 0
+"$KF" record -b bpf -v --report /dev/null -- true 2>"$T/v.err"
+check "CO-RE against this kernel's own BTF (not the build kernel's)" grep -q 'not the build kernel: CO-RE against the full kernel BTF' "$T/v.err"
+
+# both NAME COMMAND...: ptrace, then bpf and bpf --no-time, saved as case N; compared all at once below (a python3
+# start costs seconds under TCG: one for every case, not one a comparison)
+n=0
+both() {
+	name=$1; shift
+	n=$((n + 1))
+	echo "$n|$name|$IGNORE" >>"$T/cases"
+	rm -rf "$T/scratch"
+	"$KF" record -b ptrace -F json --report /dev/null -o "$T/$n.p.json" -- "$@" >/dev/null 2>>"$T/$n.err"
+	for mode in time no-time; do
+		rm -rf "$T/scratch"
+		flag=; [ "$mode" = no-time ] && flag=--no-time
+		"$KF" record -b bpf $flag -F json --report /dev/null -o "$T/$n.$mode.json" -- "$@" >/dev/null 2>>"$T/$n.err"
+	done
+}
+
+IGNORE=futex
+if [ -x "$WL/wl_errors" ]; then
+	both wl_errors "$WL/wl_errors" "$T/scratch"
+	both wl_enosys "$WL/wl_enosys"
+	both wl_signals "$WL/wl_signals"
+	both wl_threads "$WL/wl_threads"
+	both wl_forkexec "$WL/wl_forkexec"
+else
+	skip workloads "workloads not built: run make workloads"
+fi
+both ls ls -la /usr
+IGNORE="futex rt_sigreturn"
+both "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname | tr a-z A-Z'
+python3 - "$T" "$KF_TOP/tests" "$(uname -r)" <<'PY'
+import contextlib, io, os, sys
+sys.path.insert(0, sys.argv[2])
+import fp_compare
+T, rel = sys.argv[1], sys.argv[3]
+for line in open(os.path.join(T, "cases")):
+    n, name, ignore = line.rstrip("\n").split("|")
+    for mode in ("time", "no-time"):
+        files = [os.path.join(T, "%s.%s.json" % (n, m)) for m in ("p", mode)]
+        if not all(os.path.exists(f) and os.path.getsize(f) for f in files):
+            print("not ok %s (%s): no footprint" % (name, mode))
+            for e in open(os.path.join(T, n + ".err")).read().splitlines()[-5:]:
+                print("#   " + e)
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            fp_compare.main(["fp_compare"] + files + ["--ignore", ignore])
+        diff = out.getvalue().splitlines()
+        if not diff:
+            print("ok %s (%s): same calls, errors and process tree as ptrace on %s" % (name, mode, rel))
+        else:
+            print("not ok %s (%s) on %s" % (name, mode, rel))
+            for d in diff[:20]:
+                print("#   " + d)
+PY
+
+# Counts that follow from the workloads' sources, bpf alone.
+if [ -x "$WL/wl_exec_thread" ]; then
+	"$KF" record -b bpf -F json --report /dev/null -o "$T/t.json" -- "$WL/wl_threads" >/dev/null 2>&1
+	eq "wl_threads: 42 getppid, one process of 5 threads" "42 1 5" \
+		"$(jget "$T/t.json" "' '.join(str(x) for x in (sum(s['calls'] for s in d['syscalls'] if s['name'] == 'getppid'), len(d['processes']), d['processes'][0]['threads']))")"
+	"$KF" record -b bpf -F json --report /dev/null -o "$T/e.json" -- "$WL/wl_exec_thread" >/dev/null 2>&1
+	eq "wl_exec_thread: exec from a thread: 2 execve, 2 getppid, one process, exit 7" "2 2 1 7" \
+		"$(jget "$T/e.json" "' '.join(str(x) for x in (sum(s['calls'] for s in d['syscalls'] if s['name'] == 'execve'), sum(s['calls'] for s in d['syscalls'] if s['name'] == 'getppid'), len(d['processes']), d['exit'].get('code')))")"
+fi
+
+# -p: attach to a running process, observe for a while, detach; it keeps running.
+sleep 30 &
+pid=$!
+"$KF" record -b bpf -p "$pid" -d 1 -F json --report /dev/null -o "$T/a.json" 2>"$T/a.err"
+eq "attach -p for 1 s on $(uname -r): the footprint is marked incomplete, the process still runs" "False yes" \
+	"$(jget "$T/a.json" "d['complete']") $(kill -0 "$pid" 2>/dev/null && echo yes)"
+kill "$pid" 2>/dev/null
