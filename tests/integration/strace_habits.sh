@@ -65,7 +65,12 @@ eq "report -e status=failed: only files that failed" 0 \
 python3 -c 'import threading, time
 t = threading.Thread(target=time.sleep, args=(30,)); t.daemon = True; t.start(); time.sleep(30)' &
 pid=$!
-sleep 0.5
+# Wait until python3 runs its second thread (a fixed sleep lost that race on a busy machine).
+i=0
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 tids=$(ls /proc/$pid/task | sort -n | tr '\n' ' ' | sed 's/ $//')
 for b in ptrace bpf; do
 	if [ $b = bpf ] && ! bpf_or_skip "-p message (bpf)"; then
