@@ -235,9 +235,6 @@ struct ftr *ftr_new(enum kfr_mode mode, unsigned buffer_kb, char *why, size_t le
 			goto fail;
 		}
 	}
-	/* mono: the timestamps of every CPU compare with each other and with CLOCK_MONOTONIC (ftrace_read.c) */
-	if (ftr_read(t->dir, "trace_clock", buf, sizeof(buf)) > 0 && has_word(buf, "mono"))
-		t->mono = ftr_write(t->dir, "trace_clock", "mono", false) == 0;
 	if (ftr_write(t->dir, "options/function-fork", "1", false) < 0 ||
 	    ftr_write(t->dir, "options/event-fork", "1", false) < 0) {
 		snprintf(why, len, "'%s': cannot follow forks (options/function-fork, event-fork): %s", t->dir,
@@ -265,7 +262,7 @@ struct ftr *ftr_new(enum kfr_mode mode, unsigned buffer_kb, char *why, size_t le
 	if (mode == KFR_AUTO && !graph_ok)
 		fprintf(stderr, "kfootprint: kernel functions: this kernel's tracing instances have no function_graph "
 				"tracer: the function tracer counts the same calls\n");
-	debug("kernel functions: %s tracer in '%s'%s", tracer, t->dir, t->mono ? ", clock mono" : "");
+	debug("kernel functions: %s tracer in '%s'", tracer, t->dir);
 	return t;
 fail:
 	ftr_cleanup(t);

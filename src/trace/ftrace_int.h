@@ -41,7 +41,7 @@ struct ftr_task {
 
 struct ftr {
 	char dir[256]; /* the instance */
-	bool mounted, made, tracer_set, graph, mono, syscalls, started;
+	bool mounted, made, tracer_set, graph, syscalls, started;
 	size_t npids;
 	struct ftr_cpu *cpus;
 	int ncpu;
@@ -55,6 +55,7 @@ struct ftr {
 	struct kfr_counts counts;
 	struct ftr_task *tasks; /* pid -> syscall, open addressing */
 	uint32_t tasks_cap, ntasks;
+	uint64_t newest; /* the latest timestamp read */
 	uint64_t events, pages, missed;
 };
 

@@ -6,9 +6,11 @@
  * three event types matter: a function call (function, or funcgraph_entry), raw_syscalls sys_enter and
  * sys_exit, whose ids and field offsets come from their format files.
  *
- * A task that sleeps in a syscall may wake on another CPU: the CPUs' events are merged by time (trace_clock
- * mono) before the syscall a function ran under is looked up, up to a cutoff 100 ms in the past while the
- * workload runs, so that a CPU whose page is not handed out yet cannot hold an older event.
+ * A task that sleeps in a syscall may wake on another CPU: the CPUs' events are merged by time (the instance's
+ * default clock, which trace-cmd report merges by too) before the syscall a function ran under is looked up,
+ * up to 100 ms before the newest event read while the workload runs: an event still being written when its CPU
+ * was read is never that old. (A clock of our choosing would cost: "mono" reads the clocksource through
+ * traceable functions, read_hpet under QEMU, which then show up as the workload's.)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "trace/ftrace_int.h"
@@ -35,7 +36,6 @@
 
 /* include/linux/trace_events.h: enum trace_flag_type */
 #define TRACE_FLAG_HARDIRQ 0x08
-#define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI	   0x40
 
 #define CUTOFF_NS 100000000ull
@@ -132,8 +132,10 @@ int ftr_reader_open(struct ftr *t, char *why, size_t len)
 	return 0;
 }
 
-static void push(struct ftr_cpu *c, uint64_t ts, uint64_t addr, int32_t pid, int32_t kind)
+static void push(struct ftr *t, struct ftr_cpu *c, uint64_t ts, uint64_t addr, int32_t pid, int32_t kind)
 {
+	if (ts > t->newest)
+		t->newest = ts;
 	XGROW(c->evs, c->cap, c->nevs + 1);
 	c->evs[c->nevs++] = (struct ftr_ev){ts, addr, pid, kind};
 }
@@ -157,14 +159,17 @@ static void decode_event(struct ftr *t, struct ftr_cpu *c, uint64_t ts, const un
 	memcpy(&pid, data + 4, 4);
 	t->events++;
 	if (type == t->func.id && len >= (size_t)(t->func.off + t->func.size)) {
-		/* interrupts are not the workload's doing (the seed's nofuncgraph-irqs; the function tracer too) */
-		if (data[2] & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI))
+		/*
+		 * Hard interrupts are not the workload's doing: the seed's nofuncgraph-irqs, for the function tracer
+		 * too. Softirqs run at an interrupt's exit stay, as they do in the seed's function_graph.
+		 */
+		if (data[2] & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI))
 			return;
-		push(c, ts, field(data, &t->func), pid, FTR_FUNC);
+		push(t, c, ts, field(data, &t->func), pid, FTR_FUNC);
 	} else if (type == t->enter.id && len >= (size_t)(t->enter.off + t->enter.size)) {
-		push(c, ts, field(data, &t->enter), pid, FTR_SYS_ENTER);
+		push(t, c, ts, field(data, &t->enter), pid, FTR_SYS_ENTER);
 	} else if (type == t->exit_.id) {
-		push(c, ts, 0, pid, FTR_SYS_EXIT);
+		push(t, c, ts, 0, pid, FTR_SYS_EXIT);
 	}
 }
 
@@ -197,6 +202,8 @@ static void decode_page(struct ftr *t, struct ftr_cpu *c, const unsigned char *p
 			if (!delta)
 				return; /* the rest of the page is empty */
 			ts += delta;
+			if (a0 > (size_t)(end - p))
+				return; /* a corrupt length: leave the page */
 			p += 4 + a0;
 			break;
 		case RB_TYPE_TIME_EXTEND:
@@ -221,8 +228,6 @@ static void decode_page(struct ftr *t, struct ftr_cpu *c, const unsigned char *p
 			decode_event(t, c, ts, p + 4, type_len * 4);
 			p += 4 + type_len * 4;
 		}
-		if (a0 > t->subbuf)
-			return; /* a corrupt length: leave the page */
 	}
 }
 
@@ -288,14 +293,6 @@ static void count_until(struct ftr *t, uint64_t cutoff)
 	}
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Reads every page there is now, then counts up to cutoff. */
 static void round_(struct ftr *t, unsigned char *page, uint64_t cutoff)
 {
@@ -318,9 +315,7 @@ static void *reader(void *arg)
 		pfd[i] = (struct pollfd){.fd = t->cpus[i].fd, .events = POLLIN};
 	pfd[t->ncpu] = (struct pollfd){.fd = t->wake[0], .events = POLLIN};
 	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
-		uint64_t now = mono_ns();
-
-		round_(t, page, t->mono ? now - CUTOFF_NS : UINT64_MAX);
+		round_(t, page, t->newest > CUTOFF_NS ? t->newest - CUTOFF_NS : 0);
 		poll(pfd, (nfds_t)t->ncpu + 1, POLL_MS);
 	}
 	free(pfd);
