@@ -18,7 +18,8 @@
 struct ksym {
 	uint64_t addr;
 	uint32_t name; /* offset in names */
-	uint32_t order;
+	uint32_t order : 31;
+	uint32_t local : 1; /* 't' rather than 'T' */
 };
 
 struct ksyms {
@@ -28,13 +29,18 @@ struct ksyms {
 	size_t names_len, names_cap;
 };
 
-/* Aliases (same address) keep the file's first, as the kernel's own lookup does. */
+/*
+ * Aliases (same address): the global name first (__x64_sys_getpid, not its alias __do_sys_getpid), then the
+ * file's order.
+ */
 static int cmp_ksym(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	if (x->local != y->local)
+		return x->local ? 1 : -1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -64,7 +70,8 @@ struct ksyms *ksyms_load(char *why, size_t len)
 		XGROW(k->v, k->cap, k->n + 1);
 		XGROW(k->names, k->names_cap, k->names_len + l);
 		memcpy(k->names + k->names_len, name, l);
-		k->v[k->n] = (struct ksym){addr, (uint32_t)k->names_len, (uint32_t)k->n};
+		k->v[k->n] = (struct ksym){addr, (uint32_t)k->names_len, (uint32_t)k->n & 0x7fffffff,
+					   type == 't' || type == 'w'};
 		k->n++;
 		k->names_len += l;
 	}
