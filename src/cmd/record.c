@@ -77,7 +77,7 @@ static int opt_kbuffer(const char *value, void *opts)
 {
 	unsigned long kb;
 
-	if (parse_ulong("--kernel-buffer-kb", value, 64, 1ul << 22, &kb) < 0)
+	if (parse_ulong("--kernel-buffer-kb", value, 1, 1ul << 22, &kb) < 0)
 		return -1;
 	((struct record_opts *)opts)->kfr.buffer_kb = (unsigned)kb;
 	return 0;

@@ -1,0 +1,71 @@
+#!/bin/sh
+# In the guest (tests/guest/run -- sh tests/guest/t/kfuncs_paths.sh), where the kernel traces functions: known
+# paths (an eventfd reaches eventfd_write/eventfd_read, an AF_UNIX socketpair unix_stream_sendmsg/recvmsg, each
+# under its syscall), every call counted (the workload's N rounds give at least N calls), -u USER, and the
+# tracing state identical before and after a run, a Ctrl-C, a -d expiry and a SIGKILL of kfootprint, whose
+# instance the next run removes.
+KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
+. "$KF_TOP/tests/lib.sh"
+TR=/sys/kernel/tracing
+
+if ! grep -qw function $TR/available_tracers 2>/dev/null; then
+	skip kfuncs_paths "this kernel cannot trace functions ($(uname -r)): run it in the guest, tests/guest/run"
+	exit 0
+fi
+# state: every file of the top instance a run could touch, and the instances
+state() {
+	ls $TR/instances
+	for f in current_tracer set_ftrace_pid set_event_pid tracing_on buffer_size_kb trace_clock set_ftrace_filter \
+		set_ftrace_notrace set_event options/function-fork options/event-fork options/funcgraph-irqs \
+		events/raw_syscalls/sys_enter/enable events/raw_syscalls/sys_exit/enable; do
+		printf '%s: %s\n' "$f" "$(head -c 400 $TR/$f 2>&1 | tr '\n' ' ')"
+	done
+	grep -c . $TR/enabled_functions
+}
+before=$(state)
+hits() { jget "$1" "' '.join(str(f['hits']) + ':' + str(f.get('under', {}).get('$3', 0)) for f in d['kernel_functions']['functions'] if f['name'] == '$2') or 'absent'"; }
+# at_least NAME FILE FUNCTION SYSCALL N: FUNCTION ran at least N times, all of them under SYSCALL
+at_least() {
+	h=$(hits "$2" "$3" "$4")
+	case $h in
+	absent) not_ok "$1: $3 not recorded" ;;
+	*) if [ "${h%%:*}" -ge "$5" ] && [ "${h#*:}" -ge "$5" ]; then ok "$1: $3 under $4 ($h)"; else not_ok "$1: $3 under $4: $h, expected $5 at least"; fi ;;
+	esac
+}
+
+"$KF" -q --kernel-functions -o "$T/efd.json" --report "$T/efd.txt" -- "$WL/wl_kpaths" eventfd 50 2>"$T/efd.err"
+eq "eventfd: exit status, complete, exhaustive, 0 lost" "0 True True 0" "$? $(jget "$T/efd.json" "d['complete'], d['kernel_functions']['exhaustive'], d['kernel_functions']['lost']" | tr -d '(),')"
+at_least eventfd "$T/efd.json" eventfd_write write 50
+at_least eventfd "$T/efd.json" eventfd_read read 50
+check "eventfd: the report's write row names eventfd_write" grep -q "^  write: .*eventfd_write 50" "$T/efd.txt"
+
+chmod 755 "$T"
+"$KF" -q -u nobody --kernel-functions -o "$T/unix.json" --report /dev/null -- "$WL/wl_kpaths" unix 40 2>"$T/unix.err"
+eq "unix -u nobody: exit status, user" "0 nobody" "$? $(jget "$T/unix.json" "d['workload']['user']")"
+at_least "unix" "$T/unix.json" unix_stream_sendmsg sendto 40
+at_least "unix" "$T/unix.json" unix_stream_recvmsg recvfrom 40
+at_least "unix" "$T/unix.json" unix_stream_connect socketpair 0
+eq "run: tracing state as before" "$before" "$(state)"
+
+# Ctrl-C, -d, SIGKILL
+"$KF" -q --kernel-functions --report /dev/null -- sleep 30 2>/dev/null &
+kf=$!
+sleep 3
+kill -INT $kf
+wait $kf
+eq "Ctrl-C: tracing state as before" "$before" "$(state)"
+"$KF" -q -d 2 --kernel-functions -o "$T/d.json" --report /dev/null -- sh -c 'while :; do cat /proc/version >/dev/null; done' 2>/dev/null
+eq "-d: kernel functions of an incomplete footprint" "False True" "$(jget "$T/d.json" "d['complete'], len(d['kernel_functions']['functions']) > 100" | tr -d '(),')"
+eq "-d: tracing state as before" "$before" "$(state)"
+sh -c 'echo $$ >"$0"; exec "$@"' "$T/k.pid" "$KF" -q --kernel-functions --report /dev/null -- sleep 30 2>/dev/null &
+sleep 3
+kill -KILL "$(cat "$T/k.pid")"
+wait $! 2>/dev/null
+if [ -d "$TR/instances/kfootprint-$(cat "$T/k.pid")" ]; then
+	ok "SIGKILL: the instance stays until the next run"
+else
+	not_ok "SIGKILL: the instance of the killed kfootprint is gone already"
+fi
+"$KF" -q --kernel-functions --report /dev/null -- true 2>"$T/next.err"
+check "SIGKILL: the next run says it removed the instance" grep -qx "kfootprint: kernel functions: removed the tracing instance 'kfootprint-$(cat "$T/k.pid")' of a kfootprint that is gone (pid $(cat "$T/k.pid"))" "$T/next.err"
+eq "SIGKILL: tracing state as before after the next run" "$before" "$(state)"
