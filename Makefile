@@ -37,7 +37,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man
+.PHONY: all run check check-long check-asan unit bench bench-kfuncs bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man
 
 all: $(BUILD)/kfootprint
 
@@ -174,6 +174,10 @@ bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+
+# record --kernel-functions against trace-cmd, in the QEMU guest (its 6.1 kernel traces functions; ~10 min).
+bench-kfuncs: deps all workloads
+	$(Q)tests/guest/run --timeout 3000 -- sh bench/kfuncs.sh $(BUILD)
 
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all

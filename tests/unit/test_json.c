@@ -727,6 +727,7 @@ static void test_kernel_functions(void **state)
 
 	/* merging: hits summed, method kept when equal, else "mixed"; exhaustive only when every source is */
 	other = sample_fp();
+	free(other->started_at);
 	other->started_at = strdup("2030-01-01T00:00:00Z");
 	fp__kfuncs(other, "sampled", false)->lost = 7;
 	fp__kfunc_hit(other, "vfs_read", NULL, 10);

@@ -7,11 +7,15 @@
 # TAP comments, with the share of them that ran only once (timing, not a different path). kfootprint's own
 # instrumentation runs in the workload's tasks and is traced there, unlike trace-cmd's, which the tracer's recursion
 # guard hides: the bpf backend's programs call BPF helpers (bpf_*, htab, ring buffer, task storage) and the
-# raw_syscalls events kfootprint enables run their tracepoint iterators; those names are left out of its side.
+# raw_syscalls events kfootprint enables run their tracepoint iterators; those names are left out of its side,
+# as the sched events trace-cmd enables are left out of trace-cmd's.
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
 min=${KF_ORACLE_MIN:-95}
-instrumentation='^(__)?(bpf_|htab_|alloc_htab_elem|pcpu_freelist|__traceiter_|trace_event_raw_event_|perf_trace_|trace_event_buffer|ring_buffer_|rb_|__rb_|trace_buffer_|tracing_gen_ctx)' 
+# kfootprint's: the bpf backend's BPF helpers and maps, the raw_syscalls events' tracepoint and ring buffer
+instrumentation='^(bpf_get_|bpf_ktime_|bpf_ringbuf_|__bpf_ringbuf_|bpf_task_storage_|bpf_local_storage_|bpf_selem_|__bpf_selem_|bpf_map_|bpf_probe_read|bpf_trace_run|__bpf_trace_|htab_|__htab_|alloc_htab_elem|pcpu_freelist|__traceiter_sys_|trace_event_raw_event_sys_|perf_trace_sys_|trace_event_buffer_|ring_buffer_|rb_|trace_buffer_|tracing_gen_ctx)'
+# trace-cmd's: the sched events it enables to follow the workload
+tc_instrumentation='^(__traceiter_sched_|trace_event_raw_event_sched_|probe_sched_|tracing_record_)' 
 
 if ! command -v trace-cmd >/dev/null; then
 	skip oracle "trace-cmd is not installed (make deps)"
@@ -24,7 +28,8 @@ fi
 
 # names of trace-cmd report's funcgraph_entry lines, one per line, sorted, with their counts
 tc_funcs() {
-	sed -n 's/.*funcgraph_entry:.*|[ ]*\([A-Za-z_][A-Za-z0-9_.]*\)().*/\1/p' "$1" | sort | uniq -c | awk '{ print $2, $1 }'
+	sed -n 's/.*funcgraph_entry:.*|[ ]*\([A-Za-z_][A-Za-z0-9_.]*\)().*/\1/p' "$1" | grep -Ev "$tc_instrumentation" |
+		sort | uniq -c | awk '{ print $2, $1 }'
 }
 kf_funcs() {
 	python3 -c '
