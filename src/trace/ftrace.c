@@ -360,6 +360,7 @@ void ftr_finish(struct ftr *t, struct footprint *fp)
 	ftr_cleanup(t);
 	if (fp) {
 		struct fp_kfuncs *k;
+		uint64_t t0 = fp__now_ns();
 
 		if (kfr_counts_flush(&t->counts, fp, t->graph ? "function_graph" : "function", true, why, sizeof(why)) <
 		    0) {
@@ -367,6 +368,7 @@ void ftr_finish(struct ftr *t, struct footprint *fp)
 			fp__kfuncs(fp, NULL, false)->why_not = xstrdup(why);
 			fp__set_incomplete(fp, "kernel functions not symbolised");
 		}
+		debug("kernel functions: named through /proc/kallsyms in %.1f ms", (double)(fp__now_ns() - t0) / 1e6);
 		k = fp->kfuncs;
 		k->lost = lost;
 		if (lost) {
@@ -376,8 +378,10 @@ void ftr_finish(struct ftr *t, struct footprint *fp)
 				 (unsigned long long)lost);
 			fp__set_incomplete(fp, msg);
 		}
-		debug("kernel functions: %llu events, %llu pages, %llu lost, %u functions",
-		      (unsigned long long)t->events, (unsigned long long)t->pages, (unsigned long long)lost, k->nfuncs);
+		debug("kernel functions: %llu events in %llu pages read and counted in %.1f ms of CPU, %llu lost, %u "
+		      "functions",
+		      (unsigned long long)t->events, (unsigned long long)t->pages, (double)t->reader_cpu_ns / 1e6,
+		      (unsigned long long)lost, k->nfuncs);
 	}
 	kfr_counts_release(&t->counts);
 	free(t);

@@ -57,6 +57,7 @@ struct ftr {
 	uint32_t tasks_cap, ntasks;
 	uint64_t newest; /* the latest timestamp read */
 	uint64_t events, pages, missed;
+	uint64_t reader_cpu_ns; /* CPU time spent reading and counting, for -v */
 };
 
 int ftr_write(const char *dir, const char *file, const char *s, bool append);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/ftrace_int.h"
@@ -305,6 +306,14 @@ static void round_(struct ftr *t, unsigned char *page, uint64_t cutoff)
 	count_until(t, cutoff);
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void *reader(void *arg)
 {
 	struct ftr *t = arg;
@@ -318,6 +327,7 @@ static void *reader(void *arg)
 		round_(t, page, t->newest > CUTOFF_NS ? t->newest - CUTOFF_NS : 0);
 		poll(pfd, (nfds_t)t->ncpu + 1, POLL_MS);
 	}
+	t->reader_cpu_ns += thread_cpu_ns();
 	free(pfd);
 	free(page);
 	return NULL;
@@ -346,6 +356,7 @@ int ftr_reader_start(struct ftr *t)
 void ftr_reader_stop(struct ftr *t)
 {
 	unsigned char *page;
+	uint64_t t0;
 
 	if (t->thread_running) {
 		__atomic_store_n(&t->stop, 1, __ATOMIC_RELEASE);
@@ -357,7 +368,9 @@ void ftr_reader_stop(struct ftr *t)
 	if (!t->ncpu)
 		return;
 	page = xmalloc(t->subbuf);
+	t0 = thread_cpu_ns();
 	round_(t, page, UINT64_MAX);
+	t->reader_cpu_ns += thread_cpu_ns() - t0;
 	free(page);
 }
 
