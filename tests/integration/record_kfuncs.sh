@@ -40,6 +40,13 @@ state() {
 before=$(state none)
 fn_under() { jget "$1" "' '.join(str(f.get('under', {}).get('$3', 0)) for f in d['kernel_functions']['functions'] if f['name'] == '$2') or 'absent'"; }
 
+# --- usage ---
+out=$("$KF" --kernel-functions=bogus -- true 2>&1)
+eq "usage: an unknown mode" "kfootprint: unknown --kernel-functions mode 'bogus': expected one of auto, graph, function, sampled 1" "$out $?"
+out=$("$KF" --kernel-buffer-kb 4096 -- true 2>&1)
+eq "usage: a buffer size without --kernel-functions" \
+	"kfootprint: --kernel-buffer-kb sizes the buffer of --kernel-functions: give --kernel-functions too 1" "$out $?"
+
 # --- the refusal: one line, the recording still complete ---
 "$KF" -q --kernel-functions=function -o "$T/refused.json" --report /dev/null -- sh -c 'cat /proc/version >/dev/null' 2>"$T/refused.err"
 rc=$?
