@@ -232,7 +232,8 @@ void kstk_finish(struct kstk *s, struct footprint *fp)
 struct kfr {
 	struct ftr *ftr;
 	struct kstk *kstk;
-	char *why_not; /* nothing can record: the footprint says why */
+	char *why_not;	    /* nothing can record: the footprint says why */
+	const char *method; /* the one asked for, for why_not */
 };
 
 static const char *const mode_names[] = {"auto", "function_graph", "function", "sampled"};
@@ -242,6 +243,7 @@ struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp)
 	struct kfr *r = xcalloc(1, sizeof(*r));
 	char why[512] = "", why2[512] = "";
 
+	r->method = o->mode == KFR_SAMPLED ? "sampled" : o->mode == KFR_GRAPH ? "function_graph" : "function";
 	if (o->mode != KFR_SAMPLED) {
 		r->ftr = ftr_new(o->mode, o->buffer_kb, why, sizeof(why));
 		if (r->ftr)
@@ -310,7 +312,7 @@ void kfr_finish(struct kfr *r, struct footprint *fp)
 	} else if (r->kstk) {
 		kstk_finish(r->kstk, fp);
 	} else if (fp) {
-		fp__kfuncs(fp, "function", false)->why_not = r->why_not;
+		fp__kfuncs(fp, r->method, false)->why_not = r->why_not;
 		r->why_not = NULL;
 	}
 	free(r->why_not);
