@@ -29,10 +29,13 @@ kf_pid() {
 }
 # state PID: what kfootprint PID could have left: its tracing instance, its BPF programs, and the global tracing
 # knobs (other kfootprints running at the same time have instances and programs of their own, named by their pid).
+# The top buffer, allocated small at boot, is expanded by the kernel the first time any tracer or instance is used
+# ("7 (expanded: 1408)" becomes "1410"): compared in 16 KB units.
 state() {
 	ls $TR/instances | grep -x "kfootprint-$1"
 	bpftool prog show 2>/dev/null | grep -c "kfootprint($1)"
-	for f in current_tracer set_ftrace_pid set_event_pid tracing_on buffer_size_kb trace_clock set_ftrace_filter \
+	printf 'buffer_size_kb: %s\n' "$(sed 's/.*(expanded: \([0-9]*\))/\1/' $TR/buffer_size_kb | awk '{ print int(($1 + 8) / 16) * 16 }')"
+	for f in current_tracer set_ftrace_pid set_event_pid tracing_on trace_clock set_ftrace_filter \
 		set_ftrace_notrace set_event options/function-fork options/event-fork; do
 		printf '%s: %s\n' "$f" "$(head -c 400 $TR/$f 2>&1 | tr '\n' ' ')"
 	done
