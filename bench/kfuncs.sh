@@ -32,7 +32,7 @@ def timed(argv):
     return time.monotonic() - t
 
 print("| workload | untraced | kfootprint --kernel-functions | trace-cmd record + report | kf / trace-cmd | kf lost | kf functions | trace-cmd functions |")
-print("|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|", flush=True)
 for name, argv in workloads:
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm the caches
     u, k, t, lost, nk = [], [], [], [], 0
@@ -56,5 +56,5 @@ for name, argv in workloads:
                 names.add(line.rsplit("|", 1)[-1].strip().split("(")[0])
         nt = len(names)
     mu, mk, mt = statistics.median(u), statistics.median(k), statistics.median(t)
-    print(f"| {name} | {mu:.3f} s | {mk:.2f} s | {mt:.2f} s | {mk / mt:.2f} | {max(lost)} | {nk} | {nt} |")
+    print(f"| {name} | {mu:.3f} s | {mk:.2f} s | {mt:.2f} s | {mk / mt:.2f} | {max(lost)} | {nk} | {nt} |", flush=True)
 PY
