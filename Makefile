@@ -6,7 +6,8 @@
 APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
-             runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev
+             runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev \
+             qemu-system-x86 trace-cmd kmod
 APT_MAP   := linux-source-6.1 cscope xz-utils
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
@@ -37,7 +38,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-kfuncs bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man
+.PHONY: all run check check-long check-asan unit bench bench-kfuncs bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint
 
@@ -166,6 +167,11 @@ check: deps
 check-long: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all workloads
 	$(Q)KF_BUILD=$(BUILD) KF_SUITE=tests/long sh tests/run.sh; rc=$$?; cat $(BUILD)/check-long.txt 2>/dev/null; exit $$rc
+
+# The guest-side suite alone (make check runs it too, from tests/integration/guest.sh): Debian's 6.1 kernel under
+# QEMU on this machine's root (tests/guest/README.md). GUEST_ONLY=pattern: only those scripts of tests/guest/t.
+guest: deps all workloads
+	$(Q)KF_BUILD=$(BUILD) KF_GUEST_ONLY='$(GUEST_ONLY)' tests/guest/run -- sh tests/guest/suite.sh
 
 run: deps all
 	$(Q)sh scripts/run-default.sh $(BUILD)/kfootprint $(BUILD)/run.json
