@@ -2,14 +2,16 @@
 # In the guest (make check-long: tests/long/kfuncs_oracle.sh boots one for it; by hand: tests/guest/run -- sh
 # tests/guest/long/kfuncs_oracle.sh): record --kernel-functions against the seed's oracle, `trace-cmd record -p
 # function_graph -F -c -O nofuncgraph-irqs` + `trace-cmd report`, on the same workloads in the same guest. Too
-# long for the guest suite (tests/guest/t): under TCG each trace-cmd run takes a minute. Runs are not replays: a path that depends on timing (a lock's slow path, a page
-# already cached, an RCU callback) can differ between two runs of one workload, so the check is that each side
-# holds nearly all of the other (KF_ORACLE_MIN percent, default 97) and the functions that differ are listed as
-# TAP comments, with the share of them that ran only once (timing, not a different path). kfootprint's own
-# instrumentation runs in the workload's tasks and is traced there, unlike trace-cmd's, which the tracer's recursion
-# guard hides: the bpf backend's programs call BPF helpers (bpf_*, htab, ring buffer, task storage) and the
-# raw_syscalls events kfootprint enables run their tracepoint iterators; those names are left out of its side,
-# as the sched events trace-cmd enables are left out of trace-cmd's.
+# long for the guest suite (tests/guest/t): under TCG each trace-cmd run takes a minute.
+#
+# Runs are not replays: a path that depends on timing (a lock's slow path, a page already cached, an RCU callback,
+# a timer) can differ between two runs of one workload, so the check is that each side holds nearly all of the
+# other (KF_ORACLE_MIN percent, default 95) and the functions that differ are listed as TAP comments, with how
+# many of them ran only once. Each side's own instrumentation runs in the workload's tasks: kfootprint's bpf
+# backend calls BPF helpers (bpf_*, htab, ring buffer, task storage) and the raw_syscalls events it enables run
+# their tracepoint; trace-cmd enables sched events. Those names are left out of each side. What remains are
+# differences of the runs themselves: kfootprint's workload is held on a pipe before its execve and runs in a
+# cgroup of its own (pipe_read, cgroup_* at exit), trace-cmd's child has its own set-up, and timing.
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
 min=${KF_ORACLE_MIN:-95}
