@@ -1,10 +1,9 @@
 #!/bin/sh
 # In the guest (the guest suite, tests/guest/suite.sh; alone: make guest GUEST_ONLY=kfuncs), where the kernel
-# traces functions: known
-# paths (an eventfd reaches eventfd_write/eventfd_read, an AF_UNIX socketpair unix_stream_sendmsg/recvmsg, each
-# under its syscall), every call counted (the workload's N rounds give at least N calls), -u USER, and the
-# tracing state identical before and after a run, a Ctrl-C, a -d expiry and a SIGKILL of kfootprint, whose
-# instance the next run removes.
+# traces functions: known paths (an eventfd reaches eventfd_write/eventfd_read, an AF_UNIX socketpair
+# unix_stream_sendmsg/recvmsg, each under its syscall), every call counted (the workload's N rounds give at least
+# N calls), -u USER, and the tracing state identical before and after a run, a Ctrl-C, a -d expiry and a SIGKILL
+# of kfootprint, whose instance the next run removes.
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
 TR=/sys/kernel/tracing
