@@ -351,19 +351,22 @@ static uint64_t lost_events(const struct ftr *t)
 
 void ftr_finish(struct ftr *t, struct footprint *fp)
 {
+	struct ksyms *ksyms;
 	char why[256];
 	uint64_t lost;
 
 	ftr_write(t->dir, "tracing_on", "0", false);
 	ftr_reader_stop(t);
 	lost = lost_events(t) + t->missed;
+	ksyms = t->ksyms; /* kept from the cleanup */
+	t->ksyms = NULL;
 	ftr_cleanup(t);
 	if (fp) {
 		struct fp_kfuncs *k;
 		uint64_t t0 = fp__now_ns();
 
-		if (kfr_counts_flush(&t->counts, fp, t->graph ? "function_graph" : "function", true, why, sizeof(why)) <
-		    0) {
+		if (kfr_counts_flush(&t->counts, ksyms, fp, t->graph ? "function_graph" : "function", true, why,
+				     sizeof(why)) < 0) {
 			error("kernel functions: %s", why);
 			fp__kfuncs(fp, NULL, false)->why_not = xstrdup(why);
 			fp__set_incomplete(fp, "kernel functions not symbolised");
@@ -383,6 +386,7 @@ void ftr_finish(struct ftr *t, struct footprint *fp)
 		      (unsigned long long)t->events, (unsigned long long)t->pages, (double)t->reader_cpu_ns / 1e6,
 		      (unsigned long long)lost, k->nfuncs);
 	}
+	ksyms_free(ksyms);
 	kfr_counts_release(&t->counts);
 	free(t);
 }

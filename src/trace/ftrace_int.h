@@ -53,6 +53,8 @@ struct ftr {
 	volatile int stop; /* the reader thread ends at the next round */
 	int wake[2];	   /* a pipe that ends its poll at once */
 	struct kfr_counts counts;
+	char ksyms_why[256];
+	struct ksyms *ksyms;	/* read by the reader thread while the workload runs: /proc/kallsyms is slow to read */
 	struct ftr_task *tasks; /* pid -> syscall, open addressing */
 	uint32_t tasks_cap, ntasks;
 	uint64_t newest; /* the latest timestamp read */

@@ -323,6 +323,8 @@ static void *reader(void *arg)
 	for (int i = 0; i < t->ncpu; i++)
 		pfd[i] = (struct pollfd){.fd = t->cpus[i].fd, .events = POLLIN};
 	pfd[t->ncpu] = (struct pollfd){.fd = t->wake[0], .events = POLLIN};
+	round_(t, page, 0);
+	t->ksyms = ksyms_load(t->ksyms_why, sizeof(t->ksyms_why));
 	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
 		round_(t, page, t->newest > CUTOFF_NS ? t->newest - CUTOFF_NS : 0);
 		poll(pfd, (nfds_t)t->ncpu + 1, POLL_MS);
@@ -395,6 +397,8 @@ void ftr_reader_close(struct ftr *t)
 		close(t->wake[1]);
 		t->wake[0] = t->wake[1] = 0;
 	}
+	ksyms_free(t->ksyms);
+	t->ksyms = NULL;
 	free(t->tasks);
 	t->tasks = NULL;
 	t->tasks_cap = t->ntasks = 0;

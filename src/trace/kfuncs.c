@@ -160,16 +160,17 @@ void kfr_count(struct kfr_counts *c, uint64_t addr, int32_t nr, uint64_t hits)
 	c->n++;
 }
 
-int kfr_counts_flush(struct kfr_counts *c, struct footprint *fp, const char *method, bool exhaustive, char *why,
-		     size_t len)
+int kfr_counts_flush(struct kfr_counts *c, const struct ksyms *k, struct footprint *fp, const char *method,
+		     bool exhaustive, char *why, size_t len)
 {
-	struct ksyms *k;
+	struct ksyms *own = NULL;
 	char buf[64];
 
 	fp__kfuncs(fp, method, exhaustive);
 	if (!c->n)
 		return 0;
-	k = ksyms_load(why, len);
+	if (!k)
+		k = own = ksyms_load(why, len);
 	if (!k)
 		return -1;
 	for (uint32_t i = 0; i < c->cap; i++) {
@@ -187,7 +188,7 @@ int kfr_counts_flush(struct kfr_counts *c, struct footprint *fp, const char *met
 		fp__kfunc_hit(fp, name, e->nr >= 0 ? kf_syscall_name(kf_abi_host(), e->nr, buf, sizeof(buf)) : NULL,
 			      e->hits);
 	}
-	ksyms_free(k);
+	ksyms_free(own);
 	kfr_counts_release(c);
 	return 0;
 }

@@ -64,9 +64,12 @@ struct kfr_counts {
 	uint32_t cap, n;
 };
 void kfr_count(struct kfr_counts *c, uint64_t addr, int32_t nr, uint64_t hits);
-/* Symbolises the counts into fp->kfuncs (created with method and exhaustive when NULL) and frees them. */
-int kfr_counts_flush(struct kfr_counts *c, struct footprint *fp, const char *method, bool exhaustive, char *why,
-		     size_t len);
+/*
+ * Symbolises the counts into fp->kfuncs (created with method and exhaustive when NULL) and frees them; k: the
+ * symbols, or NULL to load them now.
+ */
+int kfr_counts_flush(struct kfr_counts *c, const struct ksyms *k, struct footprint *fp, const char *method,
+		     bool exhaustive, char *why, size_t len);
 void kfr_counts_release(struct kfr_counts *c);
 
 /* ftrace.c */
