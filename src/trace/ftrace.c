@@ -298,7 +298,7 @@ int ftr_add_pid(struct ftr *t, pid_t pid)
 	}
 	t->npids++;
 	if (rc < 0)
-		return perror_msg("kernel functions: '%s/set_ftrace_pid': %d", t->dir, (int)pid);
+		return perror_msg("kernel functions: cannot follow pid %d: '%s/set_ftrace_pid'", (int)pid, t->dir);
 	return 0;
 }
 

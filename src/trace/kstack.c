@@ -122,13 +122,15 @@ int kstk_add_pid(struct kstk *s, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
-		return bpf_map_update_elem(fd, &tid, &one, BPF_ANY) ? perror_msg("kernel functions: task %d", pid) : 0;
+		return bpf_map_update_elem(fd, &tid, &one, BPF_ANY)
+			   ? perror_msg("kernel functions: cannot follow pid %d", pid)
+			   : 0;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		tid = (__u32)atoi(e->d_name);
 		if (bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
-			rc = perror_msg("kernel functions: task %u", tid);
+			rc = perror_msg("kernel functions: cannot follow task %u", tid);
 	}
 	closedir(d);
 	return rc;
