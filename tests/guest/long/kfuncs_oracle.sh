@@ -1,5 +1,5 @@
 #!/bin/sh
-# In the guest (make check-long: tests/long/kfuncs_oracle.sh boots one for it; by hand: tests/guest/run -- sh
+# In the guest (make check-long: tests/long/kfuncs_guest.sh boots one for it; by hand: tests/guest/run -- sh
 # tests/guest/long/kfuncs_oracle.sh): record --kernel-functions against the seed's oracle, `trace-cmd record -p
 # function_graph -F -c -O nofuncgraph-irqs` + `trace-cmd report`, on the same workloads in the same guest. Too
 # long for the guest suite (tests/guest/t): under TCG each trace-cmd run takes a minute.
