@@ -138,10 +138,8 @@ static const struct kf_option options[] = {
 		 "also record the kernel functions the workload executes, with hits and the syscall each ran under: "
 		 "%s (default auto: function_graph, else the function tracer, in a private tracefs instance; where "
 		 "the kernel refuses function tracing, sampled kernel stacks, which are not exhaustive)"),
-    OPT_CALLBACK(
-	0, "kernel-buffer-kb", "KB", opt_kbuffer,
-	"--kernel-functions: the tracing buffer per CPU in KB (default: the kernel's); raise it when events are "
-	"lost"),
+    OPT_CALLBACK(0, "kernel-buffer-kb", "KB", opt_kbuffer,
+		 "--kernel-functions: the tracing buffer per CPU in KB (default 8192); raise it when events are lost"),
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),

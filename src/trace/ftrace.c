@@ -32,6 +32,11 @@
 #define TRACEFS_MAGIC 0x74726163
 #define TRACEFS_DIR   "/sys/kernel/tracing"
 #define INSTANCE_PFX  "kfootprint-"
+/*
+ * The instance's buffer per CPU unless --kernel-buffer-kb: the kernel's default (1.4 MB, 60 000 function events)
+ * lost 23 000 events of one exec in the guest on one vCPU, where the reader waits for the workload's CPU.
+ */
+#define DEFAULT_BUFFER_KB 8192
 
 /* --- small tracefs helpers ------------------------------------------------------------------------ */
 
@@ -228,12 +233,11 @@ struct ftr *ftr_new(enum kfr_mode mode, unsigned buffer_kb, char *why, size_t le
 		refused(why, len, "cannot filter events by task", "set_event_pid", errno);
 		goto fail;
 	}
-	if (buffer_kb) {
-		snprintf(num, sizeof(num), "%u", buffer_kb);
-		if (ftr_write(t->dir, "buffer_size_kb", num, false) < 0) {
-			snprintf(why, len, "--kernel-buffer-kb %u: %s", buffer_kb, strerror(errno));
-			goto fail;
-		}
+	snprintf(num, sizeof(num), "%u", buffer_kb ? buffer_kb : DEFAULT_BUFFER_KB);
+	if (ftr_write(t->dir, "buffer_size_kb", num, false) < 0) {
+		snprintf(why, len, "the tracing buffer of %s KB per CPU%s: %s", num,
+			 buffer_kb ? " (--kernel-buffer-kb)" : "", strerror(errno));
+		goto fail;
 	}
 	if (ftr_write(t->dir, "options/function-fork", "1", false) < 0 ||
 	    ftr_write(t->dir, "options/event-fork", "1", false) < 0) {
