@@ -30,8 +30,8 @@ struct ksyms {
 };
 
 /*
- * Aliases (same address): the global name first (__x64_sys_getpid, not its alias __do_sys_getpid), then the
- * file's order.
+ * Aliases (same address): a global name first, and of those the last the file lists, the one trace-cmd report
+ * shows too (__x64_sys_getpid, not its aliases __ia32_sys_getpid and __do_sys_getpid).
  */
 static int cmp_ksym(const void *a, const void *b)
 {
@@ -41,7 +41,7 @@ static int cmp_ksym(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->local != y->local)
 		return x->local ? 1 : -1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return x->order > y->order ? -1 : x->order < y->order;
 }
 
 struct ksyms *ksyms_load(char *why, size_t len)

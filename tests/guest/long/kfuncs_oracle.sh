@@ -15,8 +15,9 @@
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
 min=${KF_ORACLE_MIN:-95}
-# kfootprint's: the bpf backend's BPF helpers and maps, the raw_syscalls events' tracepoint and ring buffer
-instrumentation='^(bpf_get_|bpf_ktime_|bpf_ringbuf_|__bpf_ringbuf_|bpf_task_storage_|bpf_local_storage_|bpf_selem_|__bpf_selem_|bpf_map_|bpf_probe_read|bpf_trace_run|__bpf_trace_|htab_|__htab_|alloc_htab_elem|pcpu_freelist|__traceiter_sys_|trace_event_raw_event_sys_|perf_trace_sys_|trace_event_buffer_|ring_buffer_|rb_|trace_buffer_|tracing_gen_ctx)'
+# kfootprint's: the bpf backend's BPF helpers, maps and sched tracepoints, the raw_syscalls events' tracepoint and
+# ring buffer
+instrumentation='^(bpf_get_|bpf_ktime_|bpf_ringbuf_|__bpf_ringbuf_|bpf_task_storage_|bpf_local_storage_|bpf_selem_|__bpf_selem_|bpf_map_|bpf_probe_read|bpf_trace_run|__bpf_trace_|htab_|__htab_|alloc_htab_elem|pcpu_freelist|__traceiter_sys_|__traceiter_sched_|trace_event_raw_event_sys_|perf_trace_sys_|trace_event_buffer_|ring_buffer_|rb_|trace_buffer_|tracing_gen_ctx)'
 # trace-cmd's: the sched events it enables to follow the workload
 tc_instrumentation='^(__traceiter_sched_|trace_event_raw_event_sched_|probe_sched_|tracing_record_)' 
 
