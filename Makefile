@@ -39,12 +39,12 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
+.PHONY: all run check check-long check-asan unit bench bench-kfuncs bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint
 
 SRC_ALL  := $(sort $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c)))
-SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf%),$(SRC_ALL))
+SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf% src/trace/kstack%),$(SRC_ALL))
 GEN_C    := $(BUILD)/gen/syscalltbl.c
 GEN_H    := $(BUILD)/gen/syscalltbl.h
 GEN_REACH := $(BUILD)/gen/reachtbl.c
@@ -192,6 +192,10 @@ bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+
+# record --kernel-functions against trace-cmd, in the QEMU guest (its 6.1 kernel traces functions; ~10 min).
+bench-kfuncs: deps all workloads
+	$(Q)tests/guest/run --timeout 3000 -- sh bench/kfuncs.sh $(BUILD)
 
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all

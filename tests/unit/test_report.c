@@ -318,6 +318,51 @@ static void test_text_errors(void **state)
 	fp__free(fp);
 }
 
+/* The kernel functions section: totals and method, the top table, per syscall; a sampled set says so. */
+static void test_text_kernel_functions(void **state)
+{
+	struct footprint *fp = fp__new();
+	char *out;
+
+	fp->backend = xstrdup("bpf");
+	fp__kfuncs(fp, "function_graph", true);
+	fp__kfunc_hit(fp, "eventfd_write", "write", 50);
+	fp__kfunc_hit(fp, "__fdget_pos", "write", 50);
+	fp__kfunc_hit(fp, "__fdget_pos", "read", 49);
+	fp__kfunc_hit(fp, "eventfd_read", "read", 50);
+	fp__kfunc_hit(fp, "handle_mm_fault", NULL, 3);
+	out = render_text(fp, NULL);
+	assert_non_null(
+	    strstr(out, "\nkernel functions: 4 functions, 202 calls (function_graph tracer: exhaustive), 0 lost\n"
+			"\n"
+			"kernel functions, top 20 by calls\n"
+			"function         calls  under syscalls\n"
+			"---------------  -----  -----------------\n"
+			"__fdget_pos         99  write 50, read 49\n"
+			"eventfd_read        50  read 50\n"
+			"eventfd_write       50  write 50\n"
+			"handle_mm_fault      3\n"
+			"\n"
+			"kernel functions, by the syscall they ran under\n"
+			"  write: 2 functions, 100 calls: __fdget_pos 50, eventfd_write 50\n"
+			"  read: 2 functions, 99 calls: eventfd_read 50, __fdget_pos 49\n"));
+	free(out);
+	fp->kfuncs->method = "sampled";
+	fp->kfuncs->exhaustive = false;
+	out = render_text(fp, NULL);
+	assert_non_null(strstr(out,
+			       "\nkernel functions: 4 functions (sampled kernel stacks: sampled, not exhaustive), 0 "
+			       "lost\n\nkernel functions, top 20 by samples (sampled, not exhaustive)\n"));
+	free(out);
+	fp_kfuncs_free(fp->kfuncs);
+	fp->kfuncs = NULL;
+	fp__kfuncs(fp, "function", false)->why_not = xstrdup("the kernel refuses function tracing");
+	out = render_text(fp, NULL);
+	assert_non_null(strstr(out, "\nkernel functions: not recorded: the kernel refuses function tracing\n"));
+	free(out);
+	fp__free(fp);
+}
+
 static char *render_text(struct footprint *fp, const struct text_opts *o)
 {
 	char *buf = NULL;
@@ -683,6 +728,7 @@ int main(void)
 	    cmocka_unit_test(test_text_incomplete_attached_signal),
 	    cmocka_unit_test(test_incomplete_every_format),
 	    cmocka_unit_test(test_text_seccomp_kills),
+	    cmocka_unit_test(test_text_kernel_functions),
 	    cmocka_unit_test(test_text_class_order),
 	    cmocka_unit_test(test_text_sort),
 	    cmocka_unit_test(test_text_no_time),
