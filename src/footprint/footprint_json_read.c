@@ -618,7 +618,7 @@ static int check_sources(struct loader *ld)
 }
 
 /* The top-level members: the schema, the run (RUN_NAMES), then what only a footprint has. */
-enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES };
+enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES, KERNEL_FUNCTIONS };
 
 static int load_member(struct loader *ld, int k)
 {
@@ -635,13 +635,15 @@ static int load_member(struct loader *ld, int k)
 	case PROCESSES: return ld_objects(ld, "", "processes", ld_load_proc, NULL);
 	case SOURCES: return ld_objects(ld, "", "sources", load_source, NULL);
 	case ERROR_SOURCES: return ld_get_bool(ld, "", "error_sources", &fp->error_sources);
+	case KERNEL_FUNCTIONS: return ld_load_kfuncs(ld);
 	default: return load_run_member(ld, "", k, &run);
 	}
 }
 
 static void load_document(struct loader *ld)
 {
-	static const char *const names[] = {"schema", RUN_NAMES, "syscalls", "processes", "sources", "error_sources"};
+	static const char *const names[] = {"schema",  RUN_NAMES,	"syscalls",	   "processes",
+					    "sources", "error_sources", "kernel_functions"};
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;

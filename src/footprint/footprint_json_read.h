@@ -4,9 +4,9 @@
 
 /*
  * Private to the kfootprint/1 reader: footprint_json_read.c reads the document, its header, syscalls[] and
- * sources[]; footprint_json_proc.c reads processes[]; footprint_json_member.c has the typed member readers they
- * share. Every reader returns -1 after ld_fail() (or on a syntax error) and 0 when it is done; those that read a
- * member's value read all of it.
+ * sources[]; footprint_json_proc.c reads processes[]; footprint_json_kfunc.c reads kernel_functions;
+ * footprint_json_member.c has the typed member readers they share. Every reader returns -1 after ld_fail() (or on a
+ * syntax error) and 0 when it is done; those that read a member's value read all of it.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,5 +74,8 @@ int ld_get_exit(struct loader *ld, const char *ctx, struct fp_exit *out);
 bool ld_valid_sc_name(const char *s);
 int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg);
 int ld_resolve_pending(struct loader *ld);
+
+/* footprint_json_kfunc.c: the top-level "kernel_functions". */
+int ld_load_kfuncs(struct loader *ld);
 
 #endif

@@ -210,6 +210,54 @@ static void add_errsrc(struct footprint *m, const struct footprint *in, bool fir
 	}
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/*
+ * Kernel functions are summed as error sources are (add_errsrc): an input whose sources are all new is added;
+ * one holding every source m had replaces m's; one sharing only some cannot be split, so m's are kept and say
+ * they are not exhaustive. The method is kept when every input has the same, else "mixed"; a source without
+ * kernel functions makes the set not exhaustive.
+ */
+static void add_kfuncs(struct footprint *m, const struct footprint *in, uint32_t had)
+{
+	const struct fp_kfuncs *k = in->kfuncs;
+	struct fp_kfuncs *mk;
+	struct fp_kfunc **v;
+
+	if (!k) {
+		if (m->kfuncs)
+			m->kfuncs->exhaustive = false;
+		return;
+	}
+	mk = m->kfuncs;
+	if (!mk) {
+		mk = fp__kfuncs(m, k->method, k->exhaustive && !had);
+	} else {
+		if (strcmp(mk->method, k->method))
+			mk->method = "mixed";
+		mk->exhaustive = mk->exhaustive && k->exhaustive;
+	}
+	mk->lost = sat_add(mk->lost, k->lost);
+	if (k->why_not && (!mk->why_not || strcmp(k->why_not, mk->why_not) < 0)) {
+		free(mk->why_not);
+		mk->why_not = xstrdup(k->why_not);
+	}
+	v = fp_kfuncs_sorted(in);
+	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
+		const struct fp_kfunc *f = *fpp;
+		struct fp_kfunc *to = fp__kfunc(m, f->name);
+
+		to->hits = sat_add(to->hits, f->hits);
+		to->under_other = sat_add(to->under_other, f->under_other);
+		for (uint32_t i = 0; i < f->nunder; i++)
+			fp_kfunc_add_under(to, f->under[i].syscall, f->under[i].hits);
+	}
+	free(v);
+}
+
 uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 {
 	uint32_t nin = in->nsources ? in->nsources : 1, added = 0;
@@ -265,6 +313,15 @@ uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 	} else if (added) {
 		m->error_sources = false;
 	}
+	if (added == nin) {
+		add_kfuncs(m, in, had);
+	} else if (added && nin - added == had) {
+		fp_kfuncs_free(m->kfuncs);
+		m->kfuncs = NULL;
+		add_kfuncs(m, in, 0);
+	} else if (added && m->kfuncs) {
+		m->kfuncs->exhaustive = false;
+	}
 	for (size_t i = 0; added && i < in->nprocs; i++) {
 		uint32_t j = in->nsources ? in->procs[i]->source : 0;
 
@@ -314,11 +371,6 @@ static int cmp_proc(const void *a, const void *b)
 	if (x->source != y->source)
 		return x->source < y->source ? -1 : 1;
 	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
 /* The value every source has, or NULL when they differ. */

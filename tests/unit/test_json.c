@@ -11,6 +11,7 @@
 
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
+#include "footprint/merge.h"
 #include "util/json_writer.h"
 
 /* Everything fp__write_json() writes for fp, as a string (caller frees). */
@@ -685,6 +686,110 @@ static void test_load_errors(void **state)
 	}
 }
 
+/* kernel_functions: written by name with "under" by syscall, read back to the same bytes, merged by sums. */
+static void test_kernel_functions(void **state)
+{
+	struct footprint *fp = sample_fp(), *back, *other, *m;
+	struct fp_kfunc *f;
+	char *a, *msg, name[32];
+
+	fp__kfuncs(fp, "function_graph", true)->lost = 0;
+	fp__kfunc_hit(fp, "vfs_read", "read", 3);
+	fp__kfunc_hit(fp, "vfs_read", "pread64", 1);
+	fp__kfunc_hit(fp, "eventfd_write", "write", 2);
+	fp__kfunc_hit(fp, "handle_mm_fault", NULL, 5);
+	fp__kfunc_hit(fp, "ksys_read.constprop.0", "read", 3);
+	a = to_json(fp);
+	assert_non_null(strstr(a,
+			       "\"kernel_functions\": {\n    \"method\": \"function_graph\",\n"
+			       "    \"exhaustive\": true,\n    \"lost\": 0,\n    \"functions\": [\n"
+			       "      {\"name\": \"eventfd_write\", \"hits\": 2, \"under\": {\"write\": 2}},\n"
+			       "      {\"name\": \"handle_mm_fault\", \"hits\": 5},\n"
+			       "      {\"name\": \"ksys_read.constprop.0\", \"hits\": 3, \"under\": {\"read\": 3}},\n"
+			       "      {\"name\": \"vfs_read\", \"hits\": 4, \"under\": {\"pread64\": 1, \"read\": 3}}\n"
+			       "    ]\n  }"));
+	back = round_trip(a);
+	assert_string_equal(back->kfuncs->method, "function_graph");
+	assert_int_equal(back->kfuncs->nfuncs, 4);
+	assert_int_equal(fp__kfunc(back, "vfs_read")->hits, 4);
+	fp__free(back);
+
+	/* the bound on "under": the first 16 in byte order kept, whatever the order of hits */
+	for (int i = 20; i > 0; i--) {
+		snprintf(name, sizeof(name), "sc%02d", i);
+		fp__kfunc_hit(fp, "many", name, 1);
+	}
+	f = fp__kfunc(fp, "many");
+	assert_int_equal(f->nunder, FP_KFUNC_UNDER_MAX);
+	assert_int_equal(f->under_other, 4);
+	for (uint32_t i = 0; i < f->nunder; i++)
+		assert_true(strcmp(f->under[i].syscall, "sc16") <= 0);
+
+	/* merging: hits summed, method kept when equal, else "mixed"; exhaustive only when every source is */
+	other = sample_fp();
+	other->started_at = strdup("2030-01-01T00:00:00Z");
+	fp__kfuncs(other, "sampled", false)->lost = 7;
+	fp__kfunc_hit(other, "vfs_read", NULL, 10);
+	m = fp_merge_new();
+	fp_merge_add(m, fp);
+	fp_merge_add(m, other);
+	fp_merge_add(m, other); /* again: nothing added */
+	fp_merge_finish(m, NULL);
+	assert_string_equal(m->kfuncs->method, "mixed");
+	assert_false(m->kfuncs->exhaustive);
+	assert_int_equal(m->kfuncs->lost, 7);
+	assert_int_equal(fp__kfunc(m, "vfs_read")->hits, 14);
+	assert_int_equal(fp__kfunc(m, "vfs_read")->nunder, 2);
+	free(a);
+	a = to_json(m);
+	fp__free(m);
+	/* the other order gives the same bytes */
+	m = fp_merge_new();
+	fp_merge_add(m, other);
+	fp_merge_add(m, fp);
+	fp_merge_finish(m, NULL);
+	msg = to_json(m);
+	assert_string_equal(a, msg);
+	free(msg);
+	free(a);
+	fp__free(m);
+	fp__free(other);
+	fp__free(fp);
+
+	/* bad members, one line each */
+	static const struct bad cases[] = {
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"guess\"}}",
+	     "kfootprint: 'f.json': kernel_functions.method: unknown method 'guess'\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"function\", \"exhaustive\": true, "
+	     "\"lost\": 0}}",
+	     "kfootprint: 'f.json': kernel_functions.functions: missing\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"sampled\", \"exhaustive\": true, "
+	     "\"lost\": 0, \"functions\": []}}",
+	     "kfootprint: 'f.json': kernel_functions.exhaustive: sampled stacks are not exhaustive\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"function\", \"exhaustive\": true, "
+	     "\"lost\": 0, \"functions\": [{\"name\": \"a b\", \"hits\": 1}]}}",
+	     "kfootprint: 'f.json': kernel_functions.functions[0].name: 'a b' is not a kernel symbol\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"function\", \"exhaustive\": true, "
+	     "\"lost\": 0, \"functions\": [{\"name\": \"f\", \"hits\": 1}, {\"name\": \"f\", \"hits\": 1}]}}",
+	     "kfootprint: 'f.json': kernel_functions.functions[1].name: 'f' given twice\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"function\", \"exhaustive\": true, "
+	     "\"lost\": 0, \"functions\": [{\"name\": \"f\", \"hits\": 1, \"under\": {\"read\": 2}}]}}",
+	     "kfootprint: 'f.json': kernel_functions.functions[0].under: the hits add up to more than the "
+	     "function's\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"kernel_functions\": {\"method\": \"function\", \"exhaustive\": true, "
+	     "\"lost\": 0, \"functions\": [{\"name\": \"f\", \"hits\": 1, \"under\": {\"a-b\": 1}}]}}",
+	     "kfootprint: 'f.json': kernel_functions.functions[0].under: 'a-b' is not a syscall name\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		back = load_capturing(cases[i].text, "f.json", &msg);
+		if (back)
+			fail_msg("case %zu loaded: %s", i, cases[i].text);
+		if (strcmp(msg, cases[i].msg))
+			fail_msg("case %zu: expected '%s', got '%s'", i, cases[i].msg, msg);
+		free(msg);
+	}
+}
+
 static void test_load_missing_file(void **state)
 {
 	char path[] = "/tmp/kf-test-missing.XXXXXX";
@@ -726,6 +831,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_names_and_fields),
 	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_load_missing_file),
+	    cmocka_unit_test(test_kernel_functions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
