@@ -3,16 +3,17 @@
 # `make bench` prints the overhead tables. `make deps` installs the Debian packages below when missing.
 
 # The one install list: everything a build, a test or a benchmark needs on a fresh Debian 12 machine.
-APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev
+APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
-             runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev
+             runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc
 APT_MAP   := linux-source-6.1 cscope xz-utils
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
 VERSION   := 0.1.0
 # NO_BPF=1: a ptrace-only build for machines without clang, bpftool, libbpf or kernel BTF (no BPF programs, no
-# skeleton, no -lbpf -lelf), into build/nobpf unless BUILD says otherwise. `make check` builds it once.
+# skeleton, no -lbpf -lelf, and no libdw: no DWARF reading), into build/nobpf unless BUILD says otherwise.
+# `make check` builds it once.
 NO_BPF    ?=
 BUILD     := $(if $(filter 1,$(NO_BPF)),build/nobpf,build)
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
@@ -23,9 +24,9 @@ SAN       ?=
 CFLAGS    ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
              -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen $(SAN)
-LDLIBS    := -ljson-c -lz -lbpf -lelf -lm
+LDLIBS    := -ljson-c -lz -lbpf -ldw -lelf -lm
 ifeq ($(NO_BPF),1)
-override CFLAGS += -DKF_NO_BPF
+override CFLAGS += -DKF_NO_BPF -DKF_NO_DWARF
 LDLIBS    := -ljson-c -lz -lm
 endif
 ifeq ($(V),1)

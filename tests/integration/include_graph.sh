@@ -53,6 +53,7 @@ allowed bpf
 allowed footprint abi util
 allowed kernel abi util
 allowed ktree abi util
+allowed kdwarf util
 allowed kmap footprint kernel ktree abi util
 allowed report kmap footprint kernel ktree abi util
 allowed trace footprint bpf abi util
