@@ -104,6 +104,7 @@ $(BUILD)/kfootprint: $(BUILD)/obj/src/main.o $(BUILD)/libkf.a
 # The built-in map databases are .incbin'd (src/kmap/mapdb_data.c); `make mapdb` regenerates them from Debian's
 # linux-source-6.1 (KSRC=DIR: from that tree instead).
 $(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
+$(BUILD)/obj/src/kmap/kfuncdb_data.o: $(wildcard data/kfuncdb-*.tsv.gz)
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)

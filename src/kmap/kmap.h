@@ -8,6 +8,7 @@
 #include "footprint/footprint.h"
 #include "kmap/mapdb.h"
 #include "kernel/running.h"
+#include "kmap/kfmap.h"
 
 /*
  * A mapping: the syscalls of a footprint (or named ones) joined with what a kernel tree says about them
@@ -59,6 +60,7 @@ struct fp_kernel_map {
 	size_t nrows;
 	struct kmap_opt *opts; /* by name */
 	size_t nopts;
+	const struct kfmap *kf; /* the footprint's kernel functions, when it has and they were mapped; else NULL */
 };
 
 /* An input row before mapping (name + counts). */

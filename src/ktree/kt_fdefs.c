@@ -19,7 +19,7 @@
 #include "util/xalloc.h"
 
 /* Bump when what the scanner records changes: old caches are then rebuilt. */
-#define MAGIC "kfootprint kfdefs cache 1\n"
+#define MAGIC "kfootprint kfdefs cache 3\n"
 
 /* The macros a definition may come from, by index (0: none). */
 static const char *const vias[] = {
@@ -266,7 +266,7 @@ static void macro_def(struct kt_fdefs *d, uint32_t file, int line, const char *m
 								  : VIA_DEBUGFS;
 		addf(d, file, line, via, "", a, n, "_open");
 		d->st.by_macro++;
-	} else if (c == '{' && mn > 15 && !memcmp(m, "DEFINE_IDTENTRY", 15)) {
+	} else if (c == '{' && mn >= 15 && !memcmp(m, "DEFINE_IDTENTRY", 15)) {
 		/* arch/x86/include/asm/idtentry.h: the entry point and the __name body it calls */
 		add(d, file, line, VIA_IDT, a, n);
 		addf(d, file, line, VIA_IDT, "__", a, n, "");
