@@ -312,7 +312,7 @@ static void by_kallsyms(struct kfmap *m, const char *path, bool given)
 		if (!occ) {
 			free(r->note);
 			r->note = xasprintf("not in %s", path);
-		} else if (several) {
+		} else if (several || (occ > 1 && unsure)) {
 			free(r->note);
 			r->note = xasprintf("built in more than once (%zu symbols in %s)", occ, path);
 		} else if (unsure || file < 0) {
