@@ -178,3 +178,25 @@ if [ -n "$src" ] && [ -f "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}/.kf-complet
 else
 	skip "real tree: eventfd_write" "no extracted linux-source-6.1 (tests/integration/map_index_real.sh extracts it)"
 fi
+
+# 7. a real 6.1 kernel's symbol order: Debian's, booted by the QEMU guest (tests/guest/run), whose kallsyms goes
+# with the tree. carrier_show is built once there; m_show twice (Debian builds modules: kernel/module/procfs.c too).
+guest=${KF_GUEST_RUN:-$KF_TOP/tests/guest/run}
+if [ ! -x "$guest" ]; then
+	skip "guest 6.1 kallsyms: carrier_show" "no QEMU guest harness ($guest)"
+elif (cd "$T" && "$guest" --timeout 300 -- sh -c "uname -r >'$T/guest.release' && cat /proc/kallsyms >'$T/guest.kallsyms'") \
+	>"$T/guest.out" 2>&1; then
+	"$KF" map --kallsyms "$T/guest.kallsyms" -F json "$T/kf.json" >"$T/guest.json"
+	eq "guest $(cat "$T/guest.release"): carrier_show -> net/core/net-sysfs.c" "kallsyms net/core/net-sysfs.c" \
+		"$(fn "$T/guest.json" carrier_show "k['resolved_by'] + ' ' + k['file']")"
+	eq "guest: m_show is built twice there: ambiguous, said" "ambiguous True" \
+		"$(fn "$T/guest.json" m_show "'%s %s' % (k['resolved_by'], 'more than once' in k['note'])")"
+else
+	rc=$?
+	if [ "$rc" -eq 125 ]; then
+		skip "guest 6.1 kallsyms: carrier_show" "the guest cannot run here: $(tail -n 1 "$T/guest.out")"
+	else
+		not_ok "guest 6.1 kallsyms: the guest failed (exit $rc)"
+		tail -n 5 "$T/guest.out" | sed 's/^/#   /'
+	fi
+fi
