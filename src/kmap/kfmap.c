@@ -219,7 +219,8 @@ static size_t parse_syms(char *text, struct sym **out)
 		s[n] = (struct sym){addr, base_of(name), n};
 		n++;
 	}
-	qsort(s, n, sizeof(*s), sym_addr_cmp);
+	if (n)
+		qsort(s, n, sizeof(*s), sym_addr_cmp);
 	*out = s;
 	return n;
 }

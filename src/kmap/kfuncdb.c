@@ -247,7 +247,8 @@ int kfdb_save(struct kfdb *db, FILE *out)
 			}
 		}
 	}
-	qsort(optnames, nopt, sizeof(*optnames), strcmp_ptr);
+	if (nopt)
+		qsort(optnames, nopt, sizeof(*optnames), strcmp_ptr);
 	for (size_t j = 0; j < nopt; j++) {
 		struct kfdb_opt o = kfdb_option(db, optnames[j]);
 		fputs("O", out);
@@ -451,11 +452,11 @@ fail:
 }
 
 extern const unsigned char kfuncdb_builtin_data[];
-extern const unsigned char kfuncdb_builtin_end[];
+extern const uint64_t kfuncdb_builtin_len; /* the assembler's count, not a difference of two C objects */
 
 struct kfdb *kfdb_builtin(char **err)
 {
-	size_t len = (size_t)(kfuncdb_builtin_end - kfuncdb_builtin_data);
+	size_t len = (size_t)kfuncdb_builtin_len;
 	struct kfdb *db;
 
 	if (!len) {

@@ -674,11 +674,12 @@ static int cache_load(struct kt_fdefs *d, const char *file)
 {
 	size_t len, ml = strlen(MAGIC);
 	char *buf = kt_read_file(file, &len);
-	struct rd r = {buf, buf + len, false};
+	struct rd r;
 	int rc = -1;
 
 	if (!buf)
 		return -1;
+	r = (struct rd){buf, buf + len, false};
 	if (len < ml || memcmp(buf, MAGIC, ml))
 		goto out;
 	r.p += ml;
