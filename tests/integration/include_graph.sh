@@ -54,6 +54,6 @@ allowed footprint abi util
 allowed kernel abi util
 allowed ktree abi util
 allowed kdwarf util
-allowed kmap footprint kernel ktree abi util
+allowed kmap footprint kernel ktree kdwarf abi util # kdwarf: --vmlinux resolves kernel functions
 allowed report kmap footprint kernel ktree abi util
 allowed trace footprint bpf abi util
