@@ -43,7 +43,7 @@ endif
 all: $(BUILD)/kfootprint
 
 SRC_ALL  := $(sort $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c)))
-SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf%),$(SRC_ALL))
+SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf% src/trace/kstack%),$(SRC_ALL))
 GEN_C    := $(BUILD)/gen/syscalltbl.c
 GEN_H    := $(BUILD)/gen/syscalltbl.h
 BPF_SRC  := $(if $(filter 1,$(NO_BPF)),,$(wildcard src/bpf/*.bpf.c))

@@ -15,6 +15,7 @@
 #include "report/map_report.h"
 #include "report/report.h"
 #include "trace/contain.h"
+#include "trace/kfuncs.h"
 #include "trace/trace.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -35,6 +36,8 @@ struct record_opts {
 	bool quiet;		/* -q: no live status line */
 	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
+	const char *kfuncs;	 /* --kernel-functions[=auto|graph|function|sampled] */
+	struct kfr_opts kfr;	 /* and --kernel-buffer-kb */
 	struct fp_filter filter; /* -e trace=, -e status=: what the report and the log show */
 
 	/* -S, -P, --by-class */
@@ -62,6 +65,21 @@ static int opt_time(const char *value, void *opts)
 {
 	(void)value;
 	((struct record_opts *)opts)->trace.log_time++;
+	return 0;
+}
+
+static const char *kfunc_mode_names(void)
+{
+	return "auto, graph, function, sampled";
+}
+
+static int opt_kbuffer(const char *value, void *opts)
+{
+	unsigned long kb;
+
+	if (parse_ulong("--kernel-buffer-kb", value, 64, 1ul << 22, &kb) < 0)
+		return -1;
+	((struct record_opts *)opts)->kfr.buffer_kb = (unsigned)kb;
 	return 0;
 }
 
@@ -116,6 +134,14 @@ static const struct kf_option options[] = {
 	       "%s: auto (the default) takes the first that can run here, saying why when it is not the first"),
     OPT_BOOL(0, "no-pin", R, trace.no_pin, "ptrace: do not run the command on the tracer's CPU (see the README)"),
     OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
+    OPT_OPTIONAL(0, "kernel-functions", R, kfuncs, "MODE", "auto", kfunc_mode_names,
+		 "also record the kernel functions the workload executes, with hits and the syscall each ran under: "
+		 "%s (default auto: function_graph, else the function tracer, in a private tracefs instance; where "
+		 "the kernel refuses function tracing, sampled kernel stacks, which are not exhaustive)"),
+    OPT_CALLBACK(
+	0, "kernel-buffer-kb", "KB", opt_kbuffer,
+	"--kernel-functions: the tracing buffer per CPU in KB (default: the kernel's); raise it when events are "
+	"lost"),
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
@@ -182,6 +208,21 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 			return error("--map=%s with -F %s: the map goes into the JSON footprint only: give "
 				     "--map-output FILE for a %s map",
 				     o->map, o->format, o->map);
+	}
+	if (o->kfr.buffer_kb && !o->kfuncs)
+		return error("--kernel-buffer-kb sizes the buffer of --kernel-functions: give --kernel-functions too");
+	if (o->kfuncs) {
+		static const char *const modes[] = {"auto", "graph", "function", "sampled"};
+		size_t m = 0;
+
+		while (m < sizeof(modes) / sizeof(modes[0]) && strcmp(modes[m], o->kfuncs))
+			m++;
+		if (m == sizeof(modes) / sizeof(modes[0]))
+			return error("unknown --kernel-functions mode '%s': expected one of %s", o->kfuncs,
+				     kfunc_mode_names());
+		o->kfr.mode = (enum kfr_mode)m;
+		if (geteuid() != 0)
+			return error("--kernel-functions needs root (tracefs, or BPF and perf events)");
 	}
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
 		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
@@ -445,6 +486,7 @@ static int cmd_record(int argc, char **argv)
 	const struct backend *be;
 	struct footprint *fp = NULL;
 	struct record_outputs outs = {0};
+	struct kfr *kfr = NULL;
 	int rc, ret = 1;
 
 	rc = parse_record_opts(argc, argv, &o);
@@ -481,8 +523,23 @@ static int cmd_record(int argc, char **argv)
 	/* A status line only where a person watches: never into a file or a pipe that a report may share. */
 	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
 	install_stop_handlers();
+	if (o.kfuncs) {
+		/* a started command is followed from its pid, before its execve; attached processes from now */
+		kfr = kfr_new(&o.kfr, fp);
+		if (o.trace.argv) {
+			o.trace.on_command = kfr_on_command;
+			o.trace.on_command_ctx = kfr;
+		} else {
+			for (size_t i = 0; i < o.trace.npids; i++)
+				kfr_add_pid(kfr, o.trace.pids[i]);
+			kfr_start(kfr);
+		}
+	}
 	fp__start(fp);
 	rc = be->run(&o.trace, fp);
+	/* the end of observation: tracing state goes at once, whatever happened */
+	kfr_finish(kfr, rc < 0 ? NULL : fp);
+	kfr = NULL;
 	trace_progress_clear();
 	/* Whatever is left of the workload is stopped, or left running with --keep-running (and said so). */
 	contain_end(o.trace.contain);
@@ -506,6 +563,7 @@ static int cmd_record(int argc, char **argv)
 	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
 		ret = ret ? ret : 1;
 out:
+	kfr_finish(kfr, NULL);
 	contain_free(o.trace.contain);
 	abort_outputs(&outs);
 	fp__free(fp);
@@ -528,5 +586,6 @@ const struct kf_command kf_cmd_record = {
     .examples = "  kfootprint -- ls /                      trace ls, print the footprint tables\n"
 		"  kfootprint -F strace -- python3 -c pass the layout of strace -c\n"
 		"  kfootprint -o ls.json -F tree -- sh -c 'ls | wc -l'\n"
-		"  kfootprint record -p 1234 -d 10 -o app.json\n",
+		"  kfootprint record -p 1234 -d 10 -o app.json\n"
+		"  kfootprint --kernel-functions -- cat /proc/version   and the kernel functions it ran\n",
 };

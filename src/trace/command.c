@@ -135,6 +135,12 @@ pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const voi
 			;
 		return -1;
 	}
+	if (opts->on_command && opts->on_command(opts->on_command_ctx, pid) < 0) {
+		close(pipefd[1]);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -1;
+	}
 	*go_fd = pipefd[1];
 	return pid;
 }

@@ -38,6 +38,12 @@ struct trace_opts {
 	/* A started command's containment (trace/contain.h): how every process of it is stopped or left running. */
 	struct contain *contain;
 	bool progress; /* draw the live status line on stderr (a terminal, no -q) */
+	/*
+	 * Called by trace_start_command() with the held command's pid, before it may exec (record
+	 * --kernel-functions: its tracing follows the pid from there); NULL for none. -1 stops the command.
+	 */
+	int (*on_command)(void *ctx, pid_t pid);
+	void *on_command_ctx;
 };
 
 struct backend {

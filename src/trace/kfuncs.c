@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --kernel-functions (kfuncs.h): picks the method the kernel allows, and holds what ftrace.c and
+ * kstack.c share: the kernel's symbols and the counts by address.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/syscalls.h"
+#include "trace/kfuncs.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* --- /proc/kallsyms ------------------------------------------------------------------------------ */
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name; /* offset in names */
+	uint32_t order;
+};
+
+struct ksyms {
+	struct ksym *v;
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+/* Aliases (same address) keep the file's first, as the kernel's own lookup does. */
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct ksyms *ksyms_load(char *why, size_t len)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	struct ksyms *k;
+	char line[512];
+	bool nonzero = false;
+
+	if (!f) {
+		snprintf(why, len, "'/proc/kallsyms': %s", strerror(errno));
+		return NULL;
+	}
+	k = xcalloc(1, sizeof(*k));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+		size_t l;
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		nonzero |= addr != 0;
+		l = strlen(name) + 1;
+		XGROW(k->v, k->cap, k->n + 1);
+		XGROW(k->names, k->names_cap, k->names_len + l);
+		memcpy(k->names + k->names_len, name, l);
+		k->v[k->n] = (struct ksym){addr, (uint32_t)k->names_len, (uint32_t)k->n};
+		k->n++;
+		k->names_len += l;
+	}
+	fclose(f);
+	if (!k->n || !nonzero) {
+		snprintf(why, len, "'/proc/kallsyms' shows no addresses (kernel.kptr_restrict, or not root)");
+		ksyms_free(k);
+		return NULL;
+	}
+	qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
+	return k;
+}
+
+const char *ksyms_name(const struct ksyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->n;
+
+	/* the last symbol at or below addr, then the first of its aliases */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	lo--;
+	while (lo && k->v[lo - 1].addr == k->v[lo].addr)
+		lo--;
+	return k->names + k->v[lo].name;
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->v);
+	free(k->names);
+	free(k);
+}
+
+/* --- counts by (address, syscall) ---------------------------------------------------------------- */
+
+static uint32_t count_hash(uint64_t addr, int32_t nr)
+{
+	uint64_t h = (addr ^ ((uint64_t)(uint32_t)nr << 48)) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+static void count_grow(struct kfr_counts *c)
+{
+	uint32_t cap = c->cap ? c->cap * 2 : 4096;
+	struct kfr_count *slots = xcalloc(cap, sizeof(*slots));
+
+	for (uint32_t i = 0; i < c->cap; i++) {
+		uint32_t j;
+
+		if (!c->slots[i].used)
+			continue;
+		for (j = count_hash(c->slots[i].addr, c->slots[i].nr) & (cap - 1); slots[j].used;
+		     j = (j + 1) & (cap - 1))
+			;
+		slots[j] = c->slots[i];
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->cap = cap;
+}
+
+void kfr_count(struct kfr_counts *c, uint64_t addr, int32_t nr, uint64_t hits)
+{
+	uint32_t j;
+
+	if (2 * (c->n + 1) > c->cap)
+		count_grow(c);
+	for (j = count_hash(addr, nr) & (c->cap - 1); c->slots[j].used; j = (j + 1) & (c->cap - 1)) {
+		if (c->slots[j].addr == addr && c->slots[j].nr == nr) {
+			c->slots[j].hits += hits;
+			return;
+		}
+	}
+	c->slots[j] = (struct kfr_count){addr, nr, 1, hits};
+	c->n++;
+}
+
+int kfr_counts_flush(struct kfr_counts *c, struct footprint *fp, const char *method, bool exhaustive, char *why,
+		     size_t len)
+{
+	struct ksyms *k;
+	char buf[64];
+
+	fp__kfuncs(fp, method, exhaustive);
+	if (!c->n)
+		return 0;
+	k = ksyms_load(why, len);
+	if (!k)
+		return -1;
+	for (uint32_t i = 0; i < c->cap; i++) {
+		const struct kfr_count *e = &c->slots[i];
+		const char *name;
+		char unknown[32];
+
+		if (!e->used)
+			continue;
+		name = ksyms_name(k, e->addr);
+		if (!name) {
+			snprintf(unknown, sizeof(unknown), "0x%llx", (unsigned long long)e->addr);
+			name = unknown;
+		}
+		fp__kfunc_hit(fp, name, e->nr >= 0 ? kf_syscall_name(kf_abi_host(), e->nr, buf, sizeof(buf)) : NULL,
+			      e->hits);
+	}
+	ksyms_free(k);
+	kfr_counts_release(c);
+	return 0;
+}
+
+void kfr_counts_release(struct kfr_counts *c)
+{
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
+
+#ifdef KF_NO_BPF
+/* A build without BPF (NO_BPF=1) has no sampler: kstack.c is not built. */
+struct kstk *kstk_new(unsigned freq, char *why, size_t len)
+{
+	(void)freq;
+	snprintf(why, len, "this kfootprint is built without BPF (NO_BPF=1): no sampled kernel stacks");
+	return NULL;
+}
+
+int kstk_add_pid(struct kstk *s, pid_t pid)
+{
+	(void)s;
+	(void)pid;
+	return 0;
+}
+
+int kstk_start(struct kstk *s)
+{
+	(void)s;
+	return 0;
+}
+
+void kstk_finish(struct kstk *s, struct footprint *fp)
+{
+	(void)s;
+	(void)fp;
+}
+#endif
+
+/* --- the method ---------------------------------------------------------------------------------- */
+
+struct kfr {
+	struct ftr *ftr;
+	struct kstk *kstk;
+	char *why_not; /* nothing can record: the footprint says why */
+};
+
+static const char *const mode_names[] = {"auto", "function_graph", "function", "sampled"};
+
+struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp)
+{
+	struct kfr *r = xcalloc(1, sizeof(*r));
+	char why[512] = "", why2[512] = "";
+
+	if (o->mode != KFR_SAMPLED) {
+		r->ftr = ftr_new(o->mode, o->buffer_kb, why, sizeof(why));
+		if (r->ftr)
+			return r;
+		if (o->mode != KFR_AUTO) {
+			fprintf(stderr,
+				"kfootprint: kernel functions: %s: %s; recording syscalls only "
+				"(--kernel-functions=sampled samples kernel stacks instead)\n",
+				mode_names[o->mode], why);
+			r->why_not = xstrdup(why);
+			return r;
+		}
+	}
+	r->kstk = kstk_new(o->freq, why2, sizeof(why2));
+	if (r->kstk) {
+		if (o->mode == KFR_AUTO)
+			fprintf(stderr,
+				"kfootprint: kernel functions: %s: sampling kernel stacks instead (sampled, not "
+				"exhaustive)\n",
+				why);
+		return r;
+	}
+	if (o->mode == KFR_AUTO)
+		fprintf(stderr,
+			"kfootprint: kernel functions: %s; sampled stacks neither: %s; recording syscalls only\n", why,
+			why2);
+	else
+		fprintf(stderr, "kfootprint: kernel functions: sampled: %s; recording syscalls only\n", why2);
+	r->why_not = xstrdup(o->mode == KFR_AUTO ? why : why2);
+	return r;
+}
+
+int kfr_add_pid(struct kfr *r, pid_t pid)
+{
+	if (r->ftr)
+		return ftr_add_pid(r->ftr, pid);
+	if (r->kstk)
+		return kstk_add_pid(r->kstk, pid);
+	return 0;
+}
+
+int kfr_on_command(void *ctx, pid_t pid)
+{
+	struct kfr *r = ctx;
+
+	if (kfr_add_pid(r, pid) < 0 || kfr_start(r) < 0)
+		return -1;
+	return 0;
+}
+
+int kfr_start(struct kfr *r)
+{
+	if (r->ftr)
+		return ftr_start(r->ftr);
+	if (r->kstk)
+		return kstk_start(r->kstk);
+	return 0;
+}
+
+void kfr_finish(struct kfr *r, struct footprint *fp)
+{
+	if (!r)
+		return;
+	if (r->ftr) {
+		ftr_finish(r->ftr, fp);
+	} else if (r->kstk) {
+		kstk_finish(r->kstk, fp);
+	} else if (fp) {
+		fp__kfuncs(fp, "function", false)->why_not = r->why_not;
+		r->why_not = NULL;
+	}
+	free(r->why_not);
+	free(r);
+}
