@@ -16,7 +16,7 @@
 /* /proc/kallsyms has 122,000 lines (about 5 MB); a System.map of a big configuration a few times that */
 #define KALLSYMS_MAX (256ull << 20)
 /* how far to look for a neighbour with one definition, each way */
-#define NEIGHBOURS 32
+#define NEIGHBOURS 64
 
 const char *kfm_how_name(enum kfm_how h)
 {
@@ -225,15 +225,24 @@ static size_t parse_syms(char *text, struct sym **out)
 	return n;
 }
 
-/* The one file that defines a neighbour's name, or -1 (several, none, or a header's inline). */
+/*
+ * The one object file a neighbour's name can come from, or -1: its only definition outside headers (a header's
+ * inline stub of it, as security.h has for every security_*() under !CONFIG_SECURITY, builds no object of its own).
+ */
 static long sym_file(const struct kfdb *db, const char *base)
 {
 	const struct kfdb_def *d;
 	size_t n = kfdb_find(db, base, &d);
+	long file = -1;
 
-	if (n != 1 || is_header(db->files[d->file].path))
-		return -1;
-	return (long)d->file;
+	for (size_t i = 0; i < n; i++) {
+		if (is_header(db->files[d[i].file].path))
+			continue;
+		if (file >= 0)
+			return -1;
+		file = (long)d[i].file;
+	}
+	return file;
 }
 
 /* The file a symbol at position i comes from, by its nearest placed neighbours; -1 when they do not say. */

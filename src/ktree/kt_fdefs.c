@@ -19,7 +19,7 @@
 #include "util/xalloc.h"
 
 /* Bump when what the scanner records changes: old caches are then rebuilt. */
-#define MAGIC "kfootprint kfdefs cache 4\n"
+#define MAGIC "kfootprint kfdefs cache 5\n"
 
 /* The macros a definition may come from, by index (0: none). */
 static const char *const vias[] = {
@@ -306,13 +306,17 @@ static void scan_asm(struct kt_fdefs *d, uint32_t file, const char *text, size_t
 	}
 }
 
-static void scan_text(struct kt_fdefs *d, uint32_t file, const char *text, size_t len, bool header)
+static void scan_text(struct kt_fdefs *d, uint32_t file, const char *text, size_t len, bool header, bool private_header)
 {
 	const char *end = text + len;
 	int line = 1;
 
-	/* a header contributes static inlines only: most are #defines (the amdgpu register headers are 378 MB) */
-	if (header && !memmem(text, len, "inline", 6))
+	/*
+	 * A public header (include/, arch/x86/include/) contributes its inlines only, and is looked at line by line
+	 * only when it has one; a private one next to the .c files (kernel/rcu/tree_plugin.h, #included by
+	 * tree.c) holds ordinary definitions too.
+	 */
+	if (header && !private_header && !memmem(text, len, "inline", 6))
 		return;
 	for (const char *l = text; l < end; line++) {
 		const char *eol = memchr(l, '\n', (size_t)(end - l));
@@ -345,7 +349,7 @@ static void scan_text(struct kt_fdefs *d, uint32_t file, const char *text, size_
 		}
 		if (c != '{')
 			continue;
-		if (header && !memmem(cur, (size_t)(b - cur), "inline", 6))
+		if (header && !private_header && !memmem(cur, (size_t)(b - cur), "inline", 6))
 			continue;
 		add(d, file, line, VIA_NONE, b, n);
 	}
@@ -356,6 +360,12 @@ static bool ends_with(const char *s, const char *suf)
 	size_t a = strlen(s), b = strlen(suf);
 
 	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* A header of a source directory, not of an include/ tree: #included by the .c files next to it. */
+static bool private_header(const char *rel)
+{
+	return ends_with(rel, ".h") && strncmp(rel, "include/", 8) && !strstr(rel, "/include/");
 }
 
 static void scan_file(struct kt_fdefs *d, const char *rel)
@@ -375,7 +385,7 @@ static void scan_file(struct kt_fdefs *d, const char *rel)
 	if (ends_with(rel, ".S"))
 		scan_asm(d, f, text, len);
 	else
-		scan_text(d, f, text, len, ends_with(rel, ".h"));
+		scan_text(d, f, text, len, ends_with(rel, ".h"), private_header(rel));
 	free(text);
 }
 
@@ -804,7 +814,7 @@ struct kt_fdefs *kt_fdefs_from_texts(const char *const *paths, const char *const
 		if (ends_with(paths[i], ".S"))
 			scan_asm(d, f, texts[i], len);
 		else
-			scan_text(d, f, texts[i], len, ends_with(paths[i], ".h"));
+			scan_text(d, f, texts[i], len, ends_with(paths[i], ".h"), private_header(paths[i]));
 	}
 	finish(d);
 	return d;

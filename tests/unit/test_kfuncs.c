@@ -28,7 +28,7 @@ static const struct kt_fdef *one(const struct kt_fdefs *d, const char *name)
 
 static void test_scanner(void **state)
 {
-	const char *paths[] = {"fs/a.c", "include/linux/b.h", "arch/x86/lib/c.S", "fs/d.c"};
+	const char *paths[] = {"fs/a.c", "include/linux/b.h", "arch/x86/lib/c.S", "fs/d.c", "kernel/rcu/tree_plugin.h"};
 	const char *texts[] = {
 	    /* fs/a.c */
 	    "// SPDX\n"
@@ -82,8 +82,12 @@ static void test_scanner(void **state)
 	    "static int plain(void)\n"
 	    "{\n"
 	    "}\n",
+	    /* a private header, #included by a .c next to it: ordinary definitions count */
+	    "void rcu_note_context_switch(bool preempt)\n"
+	    "{\n"
+	    "}\n",
 	};
-	struct kt_fdefs *d = kt_fdefs_from_texts(paths, texts, 4);
+	struct kt_fdefs *d = kt_fdefs_from_texts(paths, texts, 5);
 	struct kt_fdefs_stats st;
 	const struct kt_fdef *f, *v;
 	char buf[64];
@@ -123,6 +127,8 @@ static void test_scanner(void **state)
 	assert_string_equal(f->file, "include/linux/b.h");
 	assert_null(one(d, "header_extern"));
 	assert_null(one(d, "header_not_inline"));
+	assert_non_null(f = one(d, "rcu_note_context_switch"));
+	assert_string_equal(f->file, "kernel/rcu/tree_plugin.h");
 	assert_non_null(f = one(d, "memcpy_asm"));
 	assert_string_equal(f->file, "arch/x86/lib/c.S");
 	assert_string_equal(kt_fdefs_base("ksys_read.constprop.0", buf, sizeof(buf)), "ksys_read");
