@@ -21,8 +21,12 @@ const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len)
 
 const char *map_kfuncs_method(const struct kfmap *kf, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s, %s, %" PRIu64 " lost", kf->method,
-		 kf->exhaustive ? "exhaustive" : "sampled, not exhaustive", kf->lost);
+	if (kf->exhaustive)
+		snprintf(buf, len, "%s, exhaustive, %" PRIu64 " lost", kf->method, kf->lost);
+	else if (!strcmp(kf->method, "sampled"))
+		snprintf(buf, len, "sampled, not exhaustive, %" PRIu64 " lost", kf->lost);
+	else
+		snprintf(buf, len, "%s, partly sampled, not exhaustive, %" PRIu64 " lost", kf->method, kf->lost);
 	return buf;
 }
 

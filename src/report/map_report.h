@@ -46,7 +46,7 @@ void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
 void map_kfuncs_kconfig(const struct fp_kernel_map *m, FILE *out);
 /* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
 const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);
-/* "function_graph, exhaustive, 0 lost" or "sampled, sampled, not exhaustive, 0 lost" */
+/* "function_graph, exhaustive, 0 lost" or "sampled, not exhaustive, 0 lost" */
 const char *map_kfuncs_method(const struct kfmap *kf, char *buf, size_t len);
 
 /* Shared by the renderers. */

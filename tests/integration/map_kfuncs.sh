@@ -179,18 +179,27 @@ else
 	skip "real tree: eventfd_write" "no extracted linux-source-6.1 (tests/integration/map_index_real.sh extracts it)"
 fi
 
-# 7. a real 6.1 kernel's symbol order: Debian's, booted by the QEMU guest (tests/guest/run), whose kallsyms goes
-# with the tree. carrier_show is built once there; m_show twice (Debian builds modules: kernel/module/procfs.c too).
+# 7. a real 6.1 kernel: Debian's, booted by the QEMU guest (tests/guest/run). Its kallsyms goes with the tree:
+# carrier_show is built once there, m_show twice (Debian builds modules: kernel/module/procfs.c too). And a
+# recording with --kernel-functions --map there: the saved footprint carries each function's chain.
 guest=${KF_GUEST_RUN:-$KF_TOP/tests/guest/run}
 if [ ! -x "$guest" ]; then
 	skip "guest 6.1 kallsyms: carrier_show" "no QEMU guest harness ($guest)"
-elif (cd "$T" && "$guest" --timeout 300 -- sh -c "uname -r >'$T/guest.release' && cat /proc/kallsyms >'$T/guest.kallsyms'") \
-	>"$T/guest.out" 2>&1; then
+elif (cd "$T" && "$guest" --timeout 900 -- sh -c "uname -r >'$T/guest.release' && cat /proc/kallsyms >'$T/guest.kallsyms' &&
+	'$KF' record -q --kernel-functions --map --map-output '$T/rec.map' --report /dev/null -o '$T/rec.json' -- \
+		'$WL/wl_kpaths' eventfd 1") >"$T/guest.out" 2>&1; then
 	"$KF" map --kallsyms "$T/guest.kallsyms" -F json "$T/kf.json" >"$T/guest.json"
 	eq "guest $(cat "$T/guest.release"): carrier_show -> net/core/net-sysfs.c" "kallsyms net/core/net-sysfs.c" \
 		"$(fn "$T/guest.json" carrier_show "k['resolved_by'] + ' ' + k['file']")"
 	eq "guest: m_show is built twice there: ambiguous, said" "ambiguous True" \
 		"$(fn "$T/guest.json" m_show "'%s %s' % (k['resolved_by'], 'more than once' in k['note'])")"
+	rf() { jget "$T/rec.json" "[(lambda k: $2)(f['kernel']) for f in d['kernel_functions']['functions'] if f['name'] == '$1'][0]"; }
+	eq "guest record --map: eventfd_write -> fs/eventfd.c -> EVENTFD in the saved footprint" "fs/eventfd.c ['EVENTFD']" \
+		"$(rf eventfd_write "k['file'] + ' ' + str(k['configs'])")"
+	eq "guest record --map: the roll-up at the top level, no caveat on 6.1" "True None" \
+		"$(jget "$T/rec.json" "'%s %s' % (d['kernel_functions_map']['resolved']['unique'] > 100, d['kernel_functions_map']['kallsyms_note'])")"
+	check "guest record --map: the text map has its Kernel functions part" grep -q '^Kernel functions (' "$T/rec.map"
+	grep -E '^[0-9]+ functions:' "$T/rec.map" | sed 's/^/# guest: /'
 else
 	rc=$?
 	if [ "$rc" -eq 125 ]; then
@@ -199,4 +208,21 @@ else
 		not_ok "guest 6.1 kallsyms: the guest failed (exit $rc)"
 		tail -n 5 "$T/guest.out" | sed 's/^/#   /'
 	fi
+fi
+
+# 8. this host: record --kernel-functions --map (sampled stacks where the kernel refuses function tracing): every
+# function of the saved footprint is mapped, and the map says how it was recorded
+if bpf_or_skip "host record --kernel-functions --map"; then
+	"$KF" record -q --kernel-functions --map --map-output "$T/hrec.map" --report /dev/null -o "$T/hrec.json" -- \
+		"$WL/wl_kpaths" eventfd 20000 2>"$T/hrec.err"
+	eq "host record: exit 0" 0 $?
+	eq "host record: every function of the saved footprint has its kernel object" "True" \
+		"$(jget "$T/hrec.json" "len(d['kernel_functions']['functions']) > 0 and all('kernel' in f for f in d['kernel_functions']['functions'])")"
+	eq "host record: the roll-up counts every function" "True" \
+		"$(jget "$T/hrec.json" "sum(d['kernel_functions_map']['resolved'].values()) == len(d['kernel_functions']['functions'])")"
+	method=$(jget "$T/hrec.json" "d['kernel_functions']['method']")
+	case $method in
+	sampled) check "host record: the map says sampled, not exhaustive" grep -q '^Kernel functions (sampled, not exhaustive' "$T/hrec.map" ;;
+	*) check "host record: the map says $method, exhaustive" grep -q "^Kernel functions ($method, exhaustive" "$T/hrec.map" ;;
+	esac
 fi
