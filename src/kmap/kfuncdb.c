@@ -115,12 +115,35 @@ struct kfdb *kfdb_from_tree(struct kt_fdefs *fd, struct kt_index *idx)
 	return db;
 }
 
-long kfdb_file_index(const struct kfdb *db, const char *path)
+static const struct kfdb *sort_db;
+
+static int byp_cmp(const void *a, const void *b)
 {
-	/* linear: called for a few files per map (DWARF paths, neighbours resolve through definitions) */
-	for (size_t i = 0; i < db->nfiles; i++)
-		if (!strcmp(db->files[i].path, path))
-			return (long)i;
+	return strcmp(sort_db->files[*(const uint32_t *)a].path, sort_db->files[*(const uint32_t *)b].path);
+}
+
+long kfdb_file_index(struct kfdb *db, const char *path)
+{
+	size_t lo = 0, hi = db->nfiles;
+
+	/* built on first use: DWARF names a file per definition it places (thousands for a big footprint) */
+	if (!db->byp) {
+		db->byp = xcalloc(db->nfiles + 1, sizeof(*db->byp));
+		for (size_t i = 0; i < db->nfiles; i++)
+			db->byp[i] = (uint32_t)i;
+		sort_db = db;
+		qsort(db->byp, db->nfiles, sizeof(*db->byp), byp_cmp);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(db->files[db->byp[mid]].path, path);
+		if (!c)
+			return (long)db->byp[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
@@ -484,6 +507,7 @@ void kfdb_free(struct kfdb *db)
 	free(db->defs);
 	free(db->opts);
 	free(db->chained);
+	free(db->byp);
 	kt_fdefs_free(db->fd);
 	free(db->text);
 	for (size_t i = 0; i < db->nown; i++)

@@ -59,6 +59,7 @@ struct kfdb {
 	struct kfdb_opt *opts; /* by name (saved ones); a tree's are looked up */
 	size_t nopts;
 	bool *chained; /* tree: files whose chain was computed */
+	uint32_t *byp; /* file indices sorted by path, made on first kfdb_file_index() */
 	struct kt_fdefs *fd;
 	struct kt_index *idx;
 	char *text; /* a saved database's text, which the strings point into */
@@ -83,7 +84,7 @@ size_t kfdb_find(const struct kfdb *db, const char *name, const struct kfdb_def 
 /* A file with its chain (computed on first use for a tree). */
 const struct kfdb_file *kfdb_file(struct kfdb *db, uint32_t i);
 /* A file's index by path; -1 when the database does not have it. */
-long kfdb_file_index(const struct kfdb *db, const char *path);
+long kfdb_file_index(struct kfdb *db, const char *path);
 /* An option's Kconfig entry as the database knows it; a NULL where when it has none. */
 struct kfdb_opt kfdb_option(const struct kfdb *db, const char *name);
 
