@@ -73,9 +73,32 @@ static int want_cmp(const void *a, const void *b)
 	return strcmp((*(struct kfm_row *const *)a)->base, (*(struct kfm_row *const *)b)->base);
 }
 
-/* The database file a DWARF path names: the path itself, or with leading directories dropped ("/build/x/fs/a.c"). */
-static long dwarf_file(struct kfdb *db, const char *path)
+/* "arch/x86/events/amd/../perf_event.h" -> "arch/x86/events/perf_event.h", in place. */
+static void normalize(char *p)
 {
+	char *d;
+
+	while ((d = strstr(p, "/../"))) {
+		char *up = d;
+		while (up > p && up[-1] != '/')
+			up--;
+		if (up == d)
+			return;
+		memmove(up, d + 4, strlen(d + 4) + 1);
+	}
+}
+
+/*
+ * The database file a DWARF path names: the path itself, or with leading directories dropped ("/build/x/fs/a.c").
+ * A path none of whose tails the database has is added under the tail that starts at a top-level directory of
+ * the tree ("include/linux/lsm_hook_defs.h" for the functions LSM_HOOK makes), or -1 when it has none.
+ */
+static long dwarf_file_norm(struct kfdb *db, const char *path)
+{
+	static const char *const tops[] = {"arch/", "block/",	 "crypto/", "drivers/", "fs/",	"include/",
+					   "init/", "io_uring/", "ipc/",    "kernel/",	"lib/", "mm/",
+					   "net/",  "security/", "sound/",  "virt/"};
+
 	for (const char *p = path; p && *p;) {
 		while (*p == '/' || (p[0] == '.' && p[1] == '/'))
 			p++;
@@ -84,7 +107,25 @@ static long dwarf_file(struct kfdb *db, const char *path)
 			return i;
 		p = strchr(p, '/');
 	}
+	for (const char *p = path; p && *p; p = strchr(p + 1, '/')) {
+		const char *q = *p == '/' ? p + 1 : p;
+		for (size_t k = 0; k < sizeof(tops) / sizeof(tops[0]); k++)
+			if (!strncmp(q, tops[k], strlen(tops[k])))
+				return kfdb_add_file(db, q);
+	}
 	return -1;
+}
+
+/* The same for a path as DWARF gives it, "dir/../" folded first. */
+static long dwarf_file(struct kfdb *db, const char *dwarf_path)
+{
+	char *path = xstrdup(dwarf_path);
+	long i;
+
+	normalize(path);
+	i = dwarf_file_norm(db, path);
+	free(path);
+	return i;
 }
 
 static int dw_func(const struct kd_func *fn, void *ctx)
@@ -157,7 +198,10 @@ static void by_dwarf(struct kfmap *m, const char *path)
 			r->note = xasprintf("built %zu times with code of its own (DWARF)", c.nfiles[i]);
 		} else if (c.nfiles[i] == 1) {
 			free(r->note);
-			r->note = xstrdup("DWARF names a file the database does not have");
+			r->note = xstrdup("DWARF names a file outside the tree's directories");
+		} else {
+			free(r->note);
+			r->note = xstrdup("no code of its own in the vmlinux's DWARF (inlined, or a module's)");
 		}
 	}
 	free(c.want);
