@@ -147,6 +147,24 @@ long kfdb_file_index(struct kfdb *db, const char *path)
 	return -1;
 }
 
+long kfdb_add_file(struct kfdb *db, const char *path)
+{
+	long i = kfdb_file_index(db, path);
+
+	if (i >= 0)
+		return i;
+	db->files = xrealloc(db->files, (db->nfiles + 1) * sizeof(*db->files));
+	memset(&db->files[db->nfiles], 0, sizeof(*db->files));
+	db->files[db->nfiles].path = own(db, xstrdup(path));
+	if (!db->idx)
+		db->files[db->nfiles].why = "not in the database: no chain known";
+	db->chained = xrealloc(db->chained, (db->nfiles + 1) * sizeof(bool));
+	db->chained[db->nfiles] = false;
+	free(db->byp); /* sorted again on the next lookup */
+	db->byp = NULL;
+	return (long)db->nfiles++;
+}
+
 const struct kfdb_file *kfdb_file(struct kfdb *db, uint32_t i)
 {
 	if (i >= db->nfiles)

@@ -85,6 +85,11 @@ size_t kfdb_find(const struct kfdb *db, const char *name, const struct kfdb_def 
 const struct kfdb_file *kfdb_file(struct kfdb *db, uint32_t i);
 /* A file's index by path; -1 when the database does not have it. */
 long kfdb_file_index(struct kfdb *db, const char *path);
+/*
+ * Adds a file the definitions do not name (DWARF placed a function there: a macro made it); its index. A tree's
+ * database gets its chain as any file's; a saved one has none for it.
+ */
+long kfdb_add_file(struct kfdb *db, const char *path);
 /* An option's Kconfig entry as the database knows it; a NULL where when it has none. */
 struct kfdb_opt kfdb_option(const struct kfdb *db, const char *name);
 
