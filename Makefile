@@ -116,6 +116,7 @@ $(BUILD)/kfootprint: $(BUILD)/obj/src/main.o $(BUILD)/libkf.a
 # linux-source-6.1 (KSRC=DIR: from that tree instead).
 $(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
 $(BUILD)/obj/src/ktree/kt_reach_data.o: data/reach-map.tsv
+$(BUILD)/obj/src/kmap/kfuncdb_data.o: $(wildcard data/kfuncdb-*.tsv.gz)
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Regenerates the built-in map databases data/mapdb-6.1-x86_64.json and data/mapdb-6.1-i386.json with kfootprint
-# itself (`make mapdb`, or: sh data/gen-mapdb.sh build/kfootprint [TREE]).
+# Regenerates the built-in map databases data/mapdb-6.1-x86_64.json, data/mapdb-6.1-i386.json and
+# data/kfuncdb-6.1-x86_64.tsv.gz with kfootprint itself (`make mapdb`, or: sh data/gen-mapdb.sh build/kfootprint [TREE]).
 #
 # TREE is a Linux 6.1 source tree; by default the one of Debian's linux-source-6.1 package, extracted from
 # /usr/src/linux-source-6.1.tar.xz into a temporary directory. The chains are evaluated with Debian's own
@@ -34,3 +34,10 @@ for abi in x86_64 i386; do
 	counts=$(awk '/^"reach": \[/ { r = 1 } /^"options": \[/ { r = 2 } /"complete":/ { n[r + 0]++ } END { printf "%d syscalls, %d reach targets", n[0], n[1] }' "$out/mapdb-6.1-$abi.json")
 	echo "gen-mapdb: $out/mapdb-6.1-$abi.json: $counts"
 done
+# The database of kernel functions (function -> file:line, file -> object, options, MAINTAINERS section), x86_64,
+# gzip'd without a name or time so that the same tree gives the same bytes.
+"$kf" map --kernel-src "$tree" --no-cache --abi x86_64 "$@" --save-kfuncdb "$out/kfuncdb-6.1-x86_64.tsv.tmp"
+gzip -9n <"$out/kfuncdb-6.1-x86_64.tsv.tmp" >"$out/kfuncdb-6.1-x86_64.tsv.gz"
+echo "gen-mapdb: $out/kfuncdb-6.1-x86_64.tsv.gz: $(grep -c '^D' "$out/kfuncdb-6.1-x86_64.tsv.tmp") definitions," \
+	"$(grep -c '^F' "$out/kfuncdb-6.1-x86_64.tsv.tmp") files, $(wc -c <"$out/kfuncdb-6.1-x86_64.tsv.gz") bytes"
+rm -f "$out/kfuncdb-6.1-x86_64.tsv.tmp"

@@ -11,7 +11,9 @@
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
 #include "kmap/annotate.h"
+#include "kmap/kfuncdb.h"
 #include "kmap/kmap.h"
+#include "ktree/kfdefs.h"
 #include "ktree/ktree.h"
 #include "kmap/mapdb.h"
 #include "kernel/running.h"
@@ -31,11 +33,14 @@ struct map_opts {
 	bool all;		   /* --all-syscalls */
 	const char *abi;	   /* --abi */
 	bool abi_given;
-	const char *save_db; /* --save-db FILE */
-	const char *db;	     /* --db FILE: a database saved by --save-db */
-	bool no_running;     /* --no-running */
-	bool no_cache;	     /* --no-cache */
-	const char *file;    /* FILE.json */
+	const char *save_db;	  /* --save-db FILE */
+	const char *db;		  /* --db FILE: a database saved by --save-db */
+	bool no_running;	  /* --no-running */
+	bool no_cache;		  /* --no-cache */
+	const char *vmlinux;	  /* --vmlinux: a debug vmlinux resolving kernel functions by DWARF */
+	const char *kallsyms;	  /* --kallsyms: the symbol order resolving them otherwise */
+	const char *save_kfuncdb; /* --save-kfuncdb FILE */
+	const char *file;	  /* FILE.json */
 };
 
 /* "x86_64 or i386 (with --kernel-src also x32, aarch64)": which ABIs map with and without a tree. */
@@ -79,6 +84,12 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "save-db", M, save_db, "FILE",
 	       "--kernel-src: save the index as a map database (how data/mapdb-*.json are made)"),
     OPT_STRING(0, "db", M, db, "FILE", "use a map database saved by --save-db instead of the built-in one"),
+    OPT_STRING(0, "vmlinux", M, vmlinux, "FILE",
+	       "kernel functions: resolve names defined in several files by this debug vmlinux's DWARF"),
+    OPT_STRING(0, "kallsyms", M, kallsyms, "FILE",
+	       "kernel functions: resolve them by this kallsyms or System.map's symbol order (default /proc/kallsyms)"),
+    OPT_STRING(0, "save-kfuncdb", M, save_kfuncdb, "FILE",
+	       "--kernel-src: save its function definitions as a database of kernel functions (data/kfuncdb-*)"),
     OPT_VERBOSE("diagnostics"),
     OPT_HELP(),
     OPT_END(),
@@ -97,7 +108,7 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	if (i < argc)
 		return error("one footprint at a time: unexpected '%s'", argv[i]);
 	inputs = !!o->file + !!o->syscalls + o->all;
-	if (inputs == 0 && !o->save_db)
+	if (inputs == 0 && !o->save_db && !o->save_kfuncdb)
 		return error(
 		    "nothing to map: give FILE.json, --syscalls or --all-syscalls (see 'kfootprint map --help')");
 	if (inputs > 1)
@@ -117,6 +128,8 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 			     mapdb_builtin_names());
 	if (o->save_db && !o->kernel_src)
 		return error("--save-db needs --kernel-src");
+	if (o->save_kfuncdb && !o->kernel_src)
+		return error("--save-kfuncdb needs --kernel-src");
 	if (o->kernel_config && !o->kernel_src)
 		return error("--kernel-config needs --kernel-src");
 	return 0;
@@ -317,8 +330,14 @@ static int write_db(FILE *out, const void *db)
 	return mapdb_save(db, out);
 }
 
-/* -o and --save-db, opened before a footprint is read or a tree indexed: a bad path costs no work. */
-static int open_outputs(const struct map_opts *o, struct atomic_file *out, struct atomic_file *db)
+static int write_kfdb(FILE *out, const void *db)
+{
+	return kfdb_save((struct kfdb *)db, out);
+}
+
+/* -o, --save-db and --save-kfuncdb, opened before a footprint is read or a tree indexed: a bad path costs no work. */
+static int open_outputs(const struct map_opts *o, struct atomic_file *out, struct atomic_file *db,
+			struct atomic_file *kdb)
 {
 	unsigned flags = atomic_file_flags_like(o->file);
 
@@ -328,13 +347,56 @@ static int open_outputs(const struct map_opts *o, struct atomic_file *out, struc
 		atomic_file_abort(out);
 		return -1;
 	}
+	if (o->save_kfuncdb && atomic_file_open(kdb, o->save_kfuncdb, 0) < 0) {
+		atomic_file_abort(out);
+		atomic_file_abort(db);
+		return -1;
+	}
 	return 0;
+}
+
+/* The database of kernel functions: the tree's (its function definitions and the syscall index's readers), or the
+ * built-in one. */
+static struct kfdb *open_kfdb(const struct map_opts *o, struct mapdb *db, enum kf_abi abi)
+{
+	char *err = NULL;
+	struct kfdb *k;
+
+	if (o->kernel_src && db->idx) {
+		struct kt_fdefs *fd = kt_fdefs_build(o->kernel_src, kf_abi_get(abi)->tree_arch,
+						     o->no_cache ? KT_FDEFS_NO_CACHE : 0, &err);
+		struct kt_fdefs_stats st;
+
+		if (!fd) {
+			error("--kernel-src '%s': %s", o->kernel_src, err);
+			free(err);
+			return NULL;
+		}
+		kt_fdefs_stats(fd, &st);
+		debug(
+		    "map: function definitions of '%s' %s in %.2f s: %zu files, %zu MB, %zu definitions of %zu names, "
+		    "%zu names in several files, %zu by macros, %zu MACRO(...) { lines not parsed (%s)",
+		    o->kernel_src, st.from_cache ? "from the cache" : "scanned", st.seconds, st.files, st.bytes >> 20,
+		    st.defs, st.names, st.ambiguous, st.by_macro, st.unparsed, st.unparsed_top);
+		return kfdb_from_tree(fd, db->idx);
+	}
+	if (o->db) {
+		error("--db: kernel functions need the built-in database or --kernel-src");
+		return NULL;
+	}
+	k = kfdb_builtin(&err);
+	if (!k) {
+		error("%s", err);
+		free(err);
+	}
+	return k;
 }
 
 static int cmd_map(int argc, char **argv)
 {
 	struct map_opts o = {.format = "text"};
-	struct atomic_file out = {0}, dbout = {0};
+	struct atomic_file out = {0}, dbout = {0}, kdbout = {0};
+	struct kfdb *kdb = NULL;
 	struct kf_running run;
 	struct footprint *fp = NULL;
 	struct mapdb *db = NULL;
@@ -352,7 +414,7 @@ static int cmd_map(int argc, char **argv)
 		kf_command_help(&kf_cmd_map, stdout);
 		return 0;
 	}
-	if (rc < 0 || open_outputs(&o, &out, &dbout) < 0)
+	if (rc < 0 || open_outputs(&o, &out, &dbout, &kdbout) < 0)
 		return 1;
 	/* Load the footprint first: a typo in its name should not wait for a tree to be indexed. */
 	if (o.file) {
@@ -364,19 +426,34 @@ static int cmd_map(int argc, char **argv)
 	db = open_db(&o, abi);
 	if (!db)
 		goto out;
-	if (o.save_db) {
-		if (atomic_file_finish(&dbout, write_db, db))
+	if (o.save_db && atomic_file_finish(&dbout, write_db, db))
+		goto out;
+	if (o.save_kfuncdb) {
+		kdb = open_kfdb(&o, db, abi);
+		if (!kdb || atomic_file_finish(&kdbout, write_kfdb, kdb))
 			goto out;
-		if (!o.file && !o.syscalls && !o.all) {
-			ret = 0;
-			goto out;
-		}
+	}
+	if ((o.save_db || o.save_kfuncdb) && !o.file && !o.syscalls && !o.all) {
+		ret = 0;
+		goto out;
 	}
 	if (!o.no_running)
 		kf_running__load(&run, NULL, NULL);
 	if (fp) {
 		subject = footprint_subject(o.file, fp);
 		m = annotate_kernel(fp, db, o.no_running ? NULL : &run, subject);
+		if (fp->kfuncs && fp->kfuncs->nfuncs) {
+			struct kfmap_opts ko = {o.vmlinux, o.kallsyms, o.no_running, o.no_running ? NULL : run.release};
+
+			if (!kdb)
+				kdb = open_kfdb(&o, db, abi);
+			if (!kdb)
+				goto out;
+			/* the mapping is fp's, made just above: its kernel functions join it */
+			((struct fp_kernel_map *)m)->kf = annotate_kfuncs(fp, kdb, &ko);
+		} else if (o.vmlinux || o.kallsyms) {
+			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", o.file);
+		}
 		if (fp->syscalls.count > m->nrows)
 			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
 				fp->syscalls.count - m->nrows);
@@ -397,6 +474,7 @@ static int cmd_map(int argc, char **argv)
 out:
 	atomic_file_abort(&out);
 	atomic_file_abort(&dbout);
+	atomic_file_abort(&kdbout);
 	kmap_free(own);
 	free(in);
 	free(subject);
@@ -405,6 +483,7 @@ out:
 		free(names);
 	}
 	fp__free(fp); /* before what its mapping borrows */
+	kfdb_free(kdb);
 	mapdb_free(db);
 	kf_running__release(&run);
 	return ret;

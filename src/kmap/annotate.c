@@ -39,6 +39,7 @@ struct kannot {
 	struct mapdb **own_dbs; /* annotate_builtin()'s */
 	size_t ndbs;
 	struct kf_running *own_run;
+	struct kfdb *own_kfdb; /* annotate_builtin()'s */
 };
 
 static void kannot_free(void *data)
@@ -49,6 +50,7 @@ static void kannot_free(void *data)
 		kmap_free(ka->maps[i]);
 	for (size_t i = 0; i < ka->ndbs; i++)
 		mapdb_free(ka->own_dbs[i]);
+	kfdb_free(ka->own_kfdb);
 	if (ka->own_run) {
 		kf_running__release(ka->own_run);
 		free(ka->own_run);
@@ -151,6 +153,34 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
 	return m;
 }
 
+static void kfmap_write(const void *data, json_writer_t *w)
+{
+	jsonw_name(w, "kernel_functions_map");
+	kfmap_json(w, data);
+}
+
+static void kfmap_release(void *data)
+{
+	kfmap_free(data);
+}
+
+const struct kfmap *annotate_kfuncs(struct footprint *fp, struct kfdb *db, const struct kfmap_opts *o)
+{
+	struct kfmap *m;
+	char *err = NULL;
+
+	if (!fp->kfuncs || !fp->kfuncs->nfuncs)
+		return NULL;
+	m = kfmap_build(db, fp, o, &err);
+	if (!m) {
+		error("kernel functions: %s", err);
+		free(err);
+		return NULL;
+	}
+	fp__attach(fp, (struct fp_attachment){m, kfmap_write, kfmap_release});
+	return m;
+}
+
 static bool uses_abi(const struct footprint *fp, enum kf_abi abi)
 {
 	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
@@ -182,7 +212,18 @@ int annotate_builtin(struct footprint *fp, const char *subject)
 		}
 		ka->own_dbs = xrealloc(ka->own_dbs, (ka->ndbs + 1) * sizeof(*ka->own_dbs));
 		ka->own_dbs[ka->ndbs++] = db;
-		annotate_kernel(fp, db, ka->own_run, subject);
+		const struct fp_kernel_map *m = annotate_kernel(fp, db, ka->own_run, subject);
+		if (abi == kf_abi_host() && fp->kfuncs && fp->kfuncs->nfuncs && !ka->own_kfdb) {
+			struct kfmap_opts ko = {.running_release = ka->own_run->release};
+			ka->own_kfdb = kfdb_builtin(&err);
+			if (!ka->own_kfdb) {
+				error("--map: %s", err);
+				free(err);
+				return -1;
+			}
+			/* the mapping is fp's: its kf link is set once, here, as the map is made */
+			((struct fp_kernel_map *)m)->kf = annotate_kfuncs(fp, ka->own_kfdb, &ko);
+		}
 	}
 	return 0;
 }

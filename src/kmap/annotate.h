@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "footprint/footprint.h"
+#include "kmap/kfmap.h"
 #include "kmap/kmap.h"
 
 /*
@@ -36,6 +37,13 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
  * one and that fp used, and the running kernel; fp owns them. 0, or -1 after reporting.
  */
 int annotate_builtin(struct footprint *fp, const char *subject);
+
+/*
+ * Maps the kernel functions of fp (fp->kfuncs) with db and sets each one's fp_annot.kernel; fp owns the map and
+ * writes its roll-ups as the top-level "kernel_functions_map". db is borrowed and must outlive fp. NULL when fp
+ * has no kernel functions.
+ */
+const struct kfmap *annotate_kfuncs(struct footprint *fp, struct kfdb *db, const struct kfmap_opts *o);
 
 /* The mappings attached to fp, in the order they were made; *maps stays valid while fp lives. */
 size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *const **maps);

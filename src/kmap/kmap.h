@@ -8,6 +8,7 @@
 #include "footprint/footprint.h"
 #include "kmap/mapdb.h"
 #include "kernel/running.h"
+#include "kmap/kfmap.h"
 
 /*
  * A mapping: the syscalls of a footprint (or named ones) joined with what a kernel tree says about them
@@ -79,6 +80,7 @@ struct fp_kernel_map {
 	size_t nopts, optcap;
 	struct kmap_reach *reach; /* by label */
 	size_t nreach;
+	const struct kfmap *kf; /* the footprint's kernel functions, when it has and they were mapped; else NULL */
 };
 
 /*

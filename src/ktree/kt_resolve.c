@@ -336,3 +336,62 @@ void kt_resolve_reach(struct kt_index *idx)
 		free(note);
 	}
 }
+
+/* ---- any file (kernel functions) ---- */
+
+int kt_index_file_chain(struct kt_index *idx, const char *file, struct kt_file_chain *out)
+{
+	const struct chain *c;
+	struct kt_strv opts = {0};
+
+	memset(out, 0, sizeof(*out));
+	/* a header is built into whatever includes it: its functions have no object of their own */
+	if (strlen(file) > 2 && !strcmp(file + strlen(file) - 2, ".h")) {
+		out->why = xstrdup("a header: built into the files that include it");
+		out->built = true;
+		goto sections;
+	}
+	c = file_chain(idx, file);
+	if (!c || !c->ok) {
+		out->why = xstrdup(c && c->why ? c->why : "no Makefile line builds it");
+		goto sections;
+	}
+	out->object = c->object ? xstrdup(c->object) : NULL;
+	out->makefile = c->makefile ? xstrdup(c->makefile) : NULL;
+	out->line = c->line;
+	out->included_by = c->included_by ? xstrdup(c->included_by) : NULL;
+	out->built = true;
+	for (size_t i = 0; i < c->conds.n; i++) {
+		const struct kt_cond *k = &c->conds.v[i];
+		bool holds = kt_cond_eval(k, kt_index_lookup, idx);
+
+		out->built &= holds;
+		if (k->option && k->kind != KT_COND_ARCH_WANT) {
+			char *o = xasprintf("%s%s", k->negated ? "!" : "", k->option);
+			add_option(&opts, o);
+			free(o);
+		} else if (!k->option) {
+			for (size_t j = 0; j < k->nsymbols; j++)
+				if (kt_map_get(&idx->kc.opts, k->symbols[j]))
+					add_option(&opts, k->symbols[j]);
+		}
+	}
+	out->options = opts.v;
+	out->noptions = opts.n;
+sections:
+	out->nsections = kt_maint_match(idx->maint, file, &out->sections);
+	return out->object || out->included_by ? 0 : -1;
+}
+
+void kt_file_chain_release(struct kt_file_chain *c)
+{
+	free(c->object);
+	free(c->makefile);
+	free(c->included_by);
+	free(c->why);
+	for (size_t i = 0; i < c->noptions; i++)
+		free(c->options[i]);
+	free(c->options);
+	free(c->sections);
+	memset(c, 0, sizeof(*c));
+}

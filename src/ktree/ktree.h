@@ -254,6 +254,25 @@ size_t kt_reach_keys(const char *kind, const char *value, char **out, size_t max
 const struct kt_syscall *kt_reach_find(const struct kt_syscall *const *t, size_t n, const char *kind,
 				       const char *value);
 
+/*
+ * How any file of the tree gets into vmlinux, for kernel functions: the Makefile object (or the .c file that
+ * #includes it), the options on that path ("NET", "!X" for one that must be off), whether all its conditions
+ * hold in the index's configuration, and its MAINTAINERS sections (most specific first). A header has no
+ * object (why says so). Returns 0 when the chain is complete, else -1 with why set; release with
+ * kt_file_chain_release().
+ */
+struct kt_file_chain {
+	char *object, *makefile, *included_by, *why;
+	int line;
+	char **options;
+	size_t noptions;
+	bool built;
+	struct kt_section_match *sections;
+	size_t nsections;
+};
+int kt_index_file_chain(struct kt_index *idx, const char *file, struct kt_file_chain *out);
+void kt_file_chain_release(struct kt_file_chain *c);
+
 /* The cache directory: $XDG_CACHE_HOME/kfootprint, else $HOME/.cache/kfootprint. malloc'd; NULL when neither set. */
 char *kt_cache_dir(void);
 

@@ -43,6 +43,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (size_t i = 0; i < m->nopts; i++)
 		kmap_json_option(w, &m->opts[i], NULL);
 	jsonw_end_array(w);
+	map_kfuncs_json(w, m->kf);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);
 	return ferror(out) ? -1 : 0;

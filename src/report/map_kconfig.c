@@ -114,6 +114,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		if (r->probe || r->newer)
 			fprintf(out, "\n# %s: %s, not required\n", r->name, kmap_row_note(m, r, buf, sizeof(buf)));
 	}
+	map_kfuncs_kconfig(m, out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -37,6 +37,18 @@ extern const struct map_renderer map_renderer_kconfig;
  */
 int map_render_attached(const struct footprint *fp, const char *format, bool after_report, FILE *out);
 
+/*
+ * The "Kernel functions" part of a mapping whose footprint has them (m->kf), map_kfuncs.c: the text part, the
+ * JSON member "kernel_functions" (null when none), the Kconfig fragment's lines, and the one-line summaries.
+ */
+void map_kfuncs_text(const struct kfmap *kf, FILE *out);
+void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
+void map_kfuncs_kconfig(const struct fp_kernel_map *m, FILE *out);
+/* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
+const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);
+/* "function_graph, exhaustive, 0 lost" or "sampled, not exhaustive, 0 lost" */
+const char *map_kfuncs_method(const struct kfmap *kf, char *buf, size_t len);
+
 /* Shared by the renderers. */
 /* "Linux 6.1.192 (built-in database; configuration: ...)" */
 const char *map_tree_line(const struct fp_kernel_map *m, char *buf, size_t len);

@@ -189,6 +189,70 @@ static void options(FILE *out, const struct fp_kernel_map *m)
 	fputc('\n', out);
 }
 
+static void kf_counts(FILE *out, const char *col, const char *prefix, const struct kfm_count *v, size_t n)
+{
+	const char *cols[] = {col, "Functions", "Hits"};
+	char buf[512];
+
+	if (!n) {
+		fputs("None.\n\n", out);
+		return;
+	}
+	header_rows(out, cols, 3);
+	for (size_t i = 0; i < n; i++) {
+		cell_start(out, true);
+		snprintf(buf, sizeof(buf), "%s%s", prefix, v[i].key);
+		lit(out, buf);
+		fprintf(out, "\n     - %zu\n     - %" PRIu64 "\n", v[i].funcs, v[i].hits);
+	}
+	fputc('\n', out);
+}
+
+static void kfuncs(FILE *out, const struct kfmap *kf)
+{
+	static const char *const cols[] = {
+	    "Function", "Hits", "Resolved by", "Defined at", "Options", "MAINTAINERS section", "Notes"};
+	char buf[1024];
+
+	heading(out, "Kernel functions", '-');
+	fputs(":Recorded: ", out);
+	esc(out, map_kfuncs_method(kf, buf, sizeof(buf)));
+	fputs("\n:Resolution: ", out);
+	esc(out, map_kfuncs_summary(kf, buf, sizeof(buf)));
+	fputs("\n:Symbol order: ", out);
+	esc(out, kf->kallsyms ? kf->kallsyms : "not used");
+	if (kf->kallsyms_note) {
+		fputs(" (", out);
+		esc(out, kf->kallsyms_note);
+		fputc(')', out);
+	}
+	fputs("\n:DWARF: ", out);
+	esc(out, kf->vmlinux ? kf->vmlinux : kf->dwarf_note ? kf->dwarf_note : "not used");
+	fputs("\n\n", out);
+	heading(out, "Kernel functions per directory", '~');
+	kf_counts(out, "Directory", "", kf->dirs, kf->ndirs);
+	heading(out, "Kernel functions per option", '~');
+	kf_counts(out, "Option", "CONFIG_", kf->opts, kf->nopts);
+	heading(out, "Kernel functions per MAINTAINERS section", '~');
+	kf_counts(out, "Section", "", kf->sections, kf->nsections);
+	heading(out, "Kernel functions, each with its chain", '~');
+	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < kf->nrows; i++) {
+		const struct kfm_row *r = &kf->rows[i];
+		const struct kfdb_file *f = r->file >= 0 ? kfdb_file(kf->db, (uint32_t)r->file) : NULL;
+
+		cell_start(out, true);
+		lit(out, r->name);
+		fprintf(out, "\n     - %" PRIu64 "\n", r->hits);
+		cell_text(out, kfm_how_name(r->how));
+		cell_lit(out, kfm_row_where(r, buf, sizeof(buf)));
+		cell_list(out, f ? f->opts : NULL, f ? f->nopts : 0, true);
+		cell_text(out, f ? f->section : NULL);
+		cell_text(out, r->note);
+	}
+	fputc('\n', out);
+}
+
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
 	struct map_counts c;
@@ -219,6 +283,8 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	syscalls(out, m);
 	reached(out, m);
 	options(out, m);
+	if (m->kf)
+		kfuncs(out, m->kf);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -185,6 +185,8 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	fprintf(out, "\n%zu options on the paths\n\n", m->nopts);
 	for (size_t i = 0; i < m->nopts; i++)
 		option(out, &m->opts[i]);
+	if (m->kf)
+		map_kfuncs_text(m->kf, out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -54,7 +54,7 @@ allowed footprint abi util
 allowed kernel abi util
 allowed ktree abi util
 allowed kdwarf util
-allowed kmap footprint kernel ktree abi util
+allowed kmap footprint kernel ktree kdwarf abi util # kdwarf: --vmlinux resolves kernel functions
 allowed report inventory kmap footprint kernel ktree abi util
 allowed inventory kmap footprint kernel ktree kdwarf abi util
 allowed trace footprint bpf abi util
