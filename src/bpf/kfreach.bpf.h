@@ -86,26 +86,32 @@ struct ns_common___old {
  */
 __noinline int reach_add(struct kf_reach_key *k, __u32 err)
 {
+	struct kf_reach_key key;
 	struct kf_reach_val *v;
 
 	if (!k)
 		return 0;
-	v = bpf_map_lookup_elem(&reach, k);
+	/*
+	 * A global function's pointer argument is plain memory to the verifier, which kernels before 6.5 or so
+	 * refuse as a map key (6.1: "R2 type=mem expected=fp, ... map_value"): the key goes through the stack.
+	 */
+	__builtin_memcpy(&key, k, sizeof(key));
+	v = bpf_map_lookup_elem(&reach, &key);
 	if (!v) {
 		struct kf_reach_val zero = {};
 
-		if (!bpf_map_update_elem(&reach, k, &zero, BPF_NOEXIST)) {
+		if (!bpf_map_update_elem(&reach, &key, &zero, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&nreach, 1);
 			/* a new key: its filesystem type's name, when that is new too */
-			if (k->f.fstype && !bpf_map_lookup_elem(&fsnames, &k->f.fstype)) {
+			if (key.f.fstype && !bpf_map_lookup_elem(&fsnames, &key.f.fstype)) {
 				char name[KF_FSNAME_MAX] = {};
-				struct file_system_type *t = (void *)k->f.fstype;
+				struct file_system_type *t = (void *)key.f.fstype;
 
 				bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(t, name));
-				bpf_map_update_elem(&fsnames, &k->f.fstype, name, BPF_NOEXIST);
+				bpf_map_update_elem(&fsnames, &key.f.fstype, name, BPF_NOEXIST);
 			}
 		}
-		v = bpf_map_lookup_elem(&reach, k);
+		v = bpf_map_lookup_elem(&reach, &key);
 		if (!v) {
 			__sync_fetch_and_add(&lost_reach, 1);
 			return 0;
