@@ -18,6 +18,7 @@
 #define KF_S_IFBLK	 0060000
 #define KF_S_IFREG	 0100000
 #define KF_MAP_ANONYMOUS 0x20
+#define KF_SB_KERNMOUNT	 (1ul << 22) /* include/linux/fs.h: the superblock of a kern_mount() */
 /* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
 #define KF_CLONE_NEW_ALL  0x7e020080u
 #define KF_O_DIRECT	  040000
@@ -162,33 +163,31 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 	struct super_block *sb;
 	struct file_system_type *fst;
 	struct dentry *dentry;
-	struct vfsmount *vm;
+	unsigned long sflags;
 	void *priv;
 	__u8 fh[128], ih[128];
 	__u32 o_ino = bpf_core_field_offset(struct file, f_inode),
 	      o_priv = bpf_core_field_offset(struct file, private_data),
-	      o_mnt = bpf_core_field_offset(struct file, f_path.mnt),
 	      o_dentry = bpf_core_field_offset(struct file, f_path.dentry),
 	      o_mode = bpf_core_field_offset(struct inode, i_mode), o_sb = bpf_core_field_offset(struct inode, i_sb),
-	      o_rdev = bpf_core_field_offset(struct inode, i_rdev);
+	      o_rdev = bpf_core_field_offset(struct inode, i_rdev),
+	      o_type = bpf_core_field_offset(struct super_block, s_type),
+	      o_flags = bpf_core_field_offset(struct super_block, s_flags);
 	char fs[8] = {};
 	const char *name;
 	__u64 w;
 
 	if (!f || !file)
 		return 0;
-	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_mnt) &&
-	    FITS(fh, void *, o_dentry)) {
+	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_dentry)) {
 		if (bpf_probe_read_kernel(fh, sizeof(fh), file))
 			return 0;
 		ino = HEAD(fh, struct inode *, o_ino);
 		priv = HEAD(fh, void *, o_priv);
-		vm = HEAD(fh, struct vfsmount *, o_mnt);
 		dentry = HEAD(fh, struct dentry *, o_dentry);
 	} else {
 		ino = BPF_CORE_READ(file, f_inode);
 		priv = BPF_CORE_READ(file, private_data);
-		vm = BPF_CORE_READ(file, f_path.mnt);
 		dentry = BPF_CORE_READ(file, f_path.dentry);
 	}
 	if (FITS(ih, __u16, o_mode) && FITS(ih, void *, o_sb) && FITS(ih, __u32, o_rdev)) {
@@ -202,15 +201,25 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 		sb = BPF_CORE_READ(ino, i_sb);
 		f->rdev = BPF_CORE_READ(ino, i_rdev);
 	}
-	fst = BPF_CORE_READ(sb, s_type);
+	/* the superblock's head, into the inode's buffer (the stack has no room for a third) */
+	if (FITS(ih, void *, o_type) && FITS(ih, unsigned long, o_flags)) {
+		if (bpf_probe_read_kernel(ih, sizeof(ih), sb))
+			return 0;
+		fst = HEAD(ih, struct file_system_type *, o_type);
+		sflags = HEAD(ih, unsigned long, o_flags);
+	} else {
+		fst = BPF_CORE_READ(sb, s_type);
+		sflags = BPF_CORE_READ(sb, s_flags);
+	}
 	f->fstype = (__u64)fst;
 	if (f->mode != KF_S_IFCHR && f->mode != KF_S_IFBLK)
 		f->rdev = 0;
 	if (f->mode == KF_S_IFREG) {
-		/* memfd_create's files (and anonymous inodes made regular) live on mounts attached nowhere */
-		struct mount *m = (void *)vm - bpf_core_field_offset(struct mount, mnt);
-
-		if (BPF_CORE_READ(m, mnt_parent) != m)
+		/*
+		 * memfd_create's files (and anonymous inodes made regular) live on the kernel's internal mounts, the
+		 * only ones whose superblock kern_mount() made: what ptrace tells by the internal shmem mount's device.
+		 */
+		if (!(sflags & KF_SB_KERNMOUNT))
 			return 1;
 	} else if (f->mode != KF_S_IFSOCK && f->mode) {
 		return 1;
