@@ -18,6 +18,7 @@
 #define KF_S_IFBLK	 0060000
 #define KF_S_IFREG	 0100000
 #define KF_MAP_ANONYMOUS 0x20
+#define KF_SB_KERNMOUNT	 (1ul << 22) /* include/linux/fs.h: the superblock of a kern_mount() */
 /* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
 #define KF_CLONE_NEW_ALL  0x7e020080u
 #define KF_O_DIRECT	  040000
@@ -138,15 +139,19 @@ static __always_inline bool str8_eq(const char *s, __u64 want)
 #define W_HUGETLBF 0x66626c7465677568ull
 #define W_MEMFD	   0x00003a64666d656dull
 
-/* The file at fd in the current task, or NULL. */
-static __always_inline struct file *fd_file(int fd)
+/*
+ * The file at fd in the current task, 0 when none. Loads through the task's BTF pointer, not helper calls; the
+ * array element needs one. A global function: the verifier checks a pointer loaded from a trusted one (task->files)
+ * by searching the kernel's BTF for the names of the types that could make it trusted, 4 linear searches of
+ * ~1 ms together at each place the load is verified (`perf record` of the start-up: 12% of its CPU).
+ */
+__noinline __u64 fd_file(int fd)
 {
-	/* Loads through the task's BTF pointer, not helper calls; the array element needs one. */
 	struct fdtable *fdt = bpf_get_current_task_btf()->files->fdt;
-	struct file *file = NULL;
+	__u64 file = 0;
 
 	if (fd < 0 || (__u32)fd >= fdt->max_fds)
-		return NULL;
+		return 0;
 	bpf_probe_read_kernel(&file, sizeof(file), (struct file **)fdt->fd + fd);
 	return file;
 }
@@ -163,38 +168,36 @@ static __always_inline struct file *fd_file(int fd)
  */
 __noinline int file_kind(int fd, struct kf_reach_file *f)
 {
-	struct file *file = fd_file(fd);
+	struct file *file = (struct file *)fd_file(fd);
 	struct inode *ino;
 	struct super_block *sb;
 	struct file_system_type *fst;
 	struct dentry *dentry;
-	struct vfsmount *vm;
+	unsigned long sflags;
 	void *priv;
 	__u8 fh[128], ih[128];
 	__u32 o_ino = bpf_core_field_offset(struct file, f_inode),
 	      o_priv = bpf_core_field_offset(struct file, private_data),
-	      o_mnt = bpf_core_field_offset(struct file, f_path.mnt),
 	      o_dentry = bpf_core_field_offset(struct file, f_path.dentry),
 	      o_mode = bpf_core_field_offset(struct inode, i_mode), o_sb = bpf_core_field_offset(struct inode, i_sb),
-	      o_rdev = bpf_core_field_offset(struct inode, i_rdev);
+	      o_rdev = bpf_core_field_offset(struct inode, i_rdev),
+	      o_type = bpf_core_field_offset(struct super_block, s_type),
+	      o_flags = bpf_core_field_offset(struct super_block, s_flags);
 	char fs[8] = {};
 	const char *name;
 	__u64 w;
 
 	if (!f || !file)
 		return 0;
-	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_mnt) &&
-	    FITS(fh, void *, o_dentry)) {
+	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_dentry)) {
 		if (bpf_probe_read_kernel(fh, sizeof(fh), file))
 			return 0;
 		ino = HEAD(fh, struct inode *, o_ino);
 		priv = HEAD(fh, void *, o_priv);
-		vm = HEAD(fh, struct vfsmount *, o_mnt);
 		dentry = HEAD(fh, struct dentry *, o_dentry);
 	} else {
 		ino = BPF_CORE_READ(file, f_inode);
 		priv = BPF_CORE_READ(file, private_data);
-		vm = BPF_CORE_READ(file, f_path.mnt);
 		dentry = BPF_CORE_READ(file, f_path.dentry);
 	}
 	if (FITS(ih, __u16, o_mode) && FITS(ih, void *, o_sb) && FITS(ih, __u32, o_rdev)) {
@@ -208,15 +211,25 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 		sb = BPF_CORE_READ(ino, i_sb);
 		f->rdev = BPF_CORE_READ(ino, i_rdev);
 	}
-	fst = BPF_CORE_READ(sb, s_type);
+	/* the superblock's head, into the inode's buffer (the stack has no room for a third) */
+	if (FITS(ih, void *, o_type) && FITS(ih, unsigned long, o_flags)) {
+		if (bpf_probe_read_kernel(ih, sizeof(ih), sb))
+			return 0;
+		fst = HEAD(ih, struct file_system_type *, o_type);
+		sflags = HEAD(ih, unsigned long, o_flags);
+	} else {
+		fst = BPF_CORE_READ(sb, s_type);
+		sflags = BPF_CORE_READ(sb, s_flags);
+	}
 	f->fstype = (__u64)fst;
 	if (f->mode != KF_S_IFCHR && f->mode != KF_S_IFBLK)
 		f->rdev = 0;
 	if (f->mode == KF_S_IFREG) {
-		/* memfd_create's files (and anonymous inodes made regular) live on mounts attached nowhere */
-		struct mount *m = (void *)vm - bpf_core_field_offset(struct mount, mnt);
-
-		if (BPF_CORE_READ(m, mnt_parent) != m)
+		/*
+		 * memfd_create's files (and anonymous inodes made regular) live on the kernel's internal mounts, the
+		 * only ones whose superblock kern_mount() made: what ptrace tells by the internal shmem mount's device.
+		 */
+		if (!(sflags & KF_SB_KERNMOUNT))
 			return 1;
 	} else if (f->mode != KF_S_IFSOCK && f->mode) {
 		return 1;
@@ -252,7 +265,7 @@ __noinline int file_kind(int fd, struct kf_reach_file *f)
 /* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
 static __always_inline __u32 ns_type_of(int fd)
 {
-	struct file *file = fd_file(fd);
+	struct file *file = (struct file *)fd_file(fd);
 	struct ns_common *ns;
 	char fstype[8] = {};
 
@@ -279,10 +292,13 @@ static __always_inline bool file_eq(const struct kf_reach_file *x, const struct 
 
 /*
  * Argument i of the current call, loaded from the task's saved registers through their BTF pointer (no helper
- * call): at sys_exit they still hold the arguments.
+ * call): at sys_exit they still hold the arguments. A global function: inlined, each of its callers' unknown
+ * index made the verifier walk its twelve ways again (3 000 of the 4 200 instructions sys_exit walked).
  */
-static __always_inline __u64 call_arg(struct pt_regs *r, __u32 abi, __u32 i)
+__noinline __u64 call_arg(__u32 abi, __u32 i)
 {
+	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
 	if (abi == KF_BPF_ABI_I386) {
 		switch (i) {
 		case 0: return (__u32)r->bx;
@@ -303,15 +319,18 @@ static __always_inline __u64 call_arg(struct pt_regs *r, __u32 abi, __u32 i)
 	}
 }
 
-/* One refinement per CLONE_NEW* bit of flags. */
-static __always_inline void reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
+/* One refinement per CLONE_NEW* bit of flags. Global: its loop is walked once, not at each of its 4 callers. */
+__noinline int reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
 {
+	if (!k)
+		return 0;
 	k->kind = KF_RK_NS;
 	for (int i = 0; i < 8 && flags; i++) {
 		k->val = flags & -flags;
 		flags &= flags - 1;
 		reach_add(k, err);
 	}
+	return 0;
 }
 
 static __always_inline __u64 user_u64(__u64 addr)
@@ -328,7 +347,6 @@ static __always_inline __u64 user_u64(__u64 addr)
  */
 __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s64 ret)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
 	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
 	struct kf_reach_file first;
@@ -343,7 +361,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 	k->proc = proc;
 	k->nr = nr;
 	k->abi = abi;
-	a = sc.op ? call_arg(regs, abi, sc.arg & 7) : 0;
+	a = sc.op ? call_arg(abi, sc.arg & 7) : 0;
 	/*
 	 * A call that says EBADF reached no file, nor an ioctl command (an fd with no file behind it, or one not open
 	 * for that); an fd with no file otherwise reached nothing, but an ioctl on it is still its command.
@@ -352,7 +370,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		sc.fd[0] = sc.fd[1] = -1;
 	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
 		k->kind = KF_RK_FD;
-		found = file_kind((int)call_arg(regs, abi, sc.fd[0] & 7), &k->f);
+		found = file_kind((int)call_arg(abi, sc.fd[0] & 7), &k->f);
 		if (found)
 			reach_add(k, err);
 		if (sc.op == KF_RO_IOCTL) {
@@ -368,7 +386,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		__builtin_memcpy(&first, &k->f, sizeof(first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		if (file_kind((int)call_arg(regs, abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
+		if (file_kind((int)call_arg(abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
 			reach_add(k, err);
 	}
 	__builtin_memset(&k->f, 0, sizeof(k->f));
@@ -395,13 +413,13 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 			}
 			__builtin_memset(&k->f, 0, sizeof(k->f));
 		}
-		k->f.family = call_arg(regs, abi, 0);
-		k->f.type = call_arg(regs, abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
-		k->f.protocol = call_arg(regs, abi, 2);
+		k->f.family = call_arg(abi, 0);
+		k->f.type = call_arg(abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
+		k->f.protocol = call_arg(abi, 2);
 		reach_add(k, err);
 		return 0;
 	case KF_RO_ADDR:
-		if (!a || call_arg(regs, abi, (sc.arg + 1) & 7) < 2)
+		if (!a || call_arg(abi, (sc.arg + 1) & 7) < 2)
 			return 0;
 		k->kind = KF_RK_AF;
 		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
@@ -436,7 +454,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
 		flags = a & KF_CLONE_NEW_ALL;
 		if (!a && !err)
-			flags = ns_type_of((int)call_arg(regs, abi, 0)) & KF_CLONE_NEW_ALL;
+			flags = ns_type_of((int)call_arg(abi, 0)) & KF_CLONE_NEW_ALL;
 		reach_ns(k, flags, err);
 		return 0;
 	case KF_RO_FSTYPE:
@@ -460,7 +478,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 			return 0;
 		/* prog_type and map_type are both the first member of union bpf_attr */
 		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
-		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)call_arg(regs, abi, (sc.arg + 1) & 7)))
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)call_arg(abi, (sc.arg + 1) & 7)))
 			reach_add(k, err);
 		return 0;
 	case KF_RO_PERF:

@@ -52,13 +52,13 @@ for mode in time no-time; do
 	want="kf_exec kf_exit kf_fork kf_sys_enter kf_sys_exit "
 	[ "$mode" = no-time ] && want="kf_exec kf_exit kf_fork kf_sys_exit "
 	eq "$mode: the programs loaded" "$want" "$progs"
-	# The most instructions any program made the verifier walk: a bound above today's (~1 600, ~4 500 with
+	# The most instructions any program made the verifier walk: a bound above today's (~1 600, ~2 500 with
 	# the refinements of what each call reached), far below the path explosions that cost tens of milliseconds.
 	most=$(sed -n 's/^processed \([0-9]*\) insns.*/\1/p' "$T/vv.$mode" | sort -n | tail -1)
-	if [ -n "$most" ] && [ "$most" -le 6000 ]; then
-		ok "$mode: every program verified within 6000 instructions walked (most: $most)"
+	if [ -n "$most" ] && [ "$most" -le 3500 ]; then
+		ok "$mode: every program verified within 3500 instructions walked (most: $most)"
 	else
-		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 6000)"
+		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 3500)"
 		grep -E "BEGIN PROG|^processed" "$T/vv.$mode" | sed 's/^/#   /'
 	fi
 done
