@@ -31,10 +31,10 @@ struct kfq_opts {
  */
 struct kfq_sink;
 struct kfq_sink *kfq_sink_new(struct footprint *fp, enum kf_abi abi);
-/* A syscall entered: its number and first argument (an exit code for exit and exit_group). */
-void kfq_sink_enter(struct kfq_sink *s, pid_t pid, long nr, uint64_t arg0, uint64_t t_ns);
+/* Task tid of process pid entered a syscall: its number and first argument (an exit code for exit and exit_group). */
+void kfq_sink_enter(struct kfq_sink *s, pid_t pid, pid_t tid, long nr, uint64_t arg0, uint64_t t_ns);
 /* The call returned ret (a negative errno on failure); a return without an entry (a fork's child) is ignored. */
-void kfq_sink_exit(struct kfq_sink *s, pid_t pid, long nr, long ret, uint64_t t_ns);
+void kfq_sink_exit(struct kfq_sink *s, pid_t pid, pid_t tid, long nr, long ret, uint64_t t_ns);
 void kfq_sink_fork(struct kfq_sink *s, pid_t parent, pid_t child, uint64_t t_ns);
 void kfq_sink_exec(struct kfq_sink *s, pid_t pid, const char *filename, uint64_t t_ns);
 void kfq_sink_task_exit(struct kfq_sink *s, pid_t pid, uint64_t t_ns);

@@ -206,79 +206,89 @@ static void read_err(struct kfq_qemu *q)
 	}
 }
 
+int kfq_qemu_pump(struct kfq_qemu *q, short out_revents, short err_revents, void (*line)(void *ctx, const char *l),
+		  void *ctx)
+{
+	char *s, *nl;
+	ssize_t got;
+
+	if (q->err >= 0 && err_revents)
+		read_err(q);
+	if (q->out < 0 || !out_revents)
+		return 0;
+	got = read(q->out, q->cbuf + q->clen, sizeof(q->cbuf) - 1 - q->clen);
+	if (got < 0 && errno == EINTR)
+		return 0;
+	if (got <= 0) {
+		if (q->clen) {
+			q->cbuf[q->clen] = 0;
+			line(ctx, q->cbuf);
+			q->clen = 0;
+		}
+		close(q->out);
+		q->out = -1;
+		return 1;
+	}
+	q->clen += (size_t)got;
+	q->cbuf[q->clen] = 0;
+	for (s = q->cbuf; (nl = memchr(s, '\n', q->clen - (size_t)(s - q->cbuf))); s = nl + 1) {
+		*nl = 0;
+		if (nl > s && nl[-1] == '\r')
+			nl[-1] = 0;
+		line(ctx, s);
+	}
+	q->clen -= (size_t)(s - q->cbuf);
+	memmove(q->cbuf, s, q->clen);
+	/* a line longer than the buffer: what came so far is a line */
+	if (q->clen == sizeof(q->cbuf) - 1) {
+		q->cbuf[q->clen] = 0;
+		line(ctx, q->cbuf);
+		q->clen = 0;
+	}
+	return 0;
+}
+
+double kfq_now(void)
+{
+	return now_s();
+}
+
+void kfq_qemu_end(struct kfq_qemu *q)
+{
+	if (q->timed_out || q->interrupted)
+		kfq_qemu_stop(q);
+	else if (!q->reaped && waitpid(q->pid, &q->status, 0) == q->pid)
+		q->reaped = true;
+	while (q->err >= 0)
+		read_err(q);
+}
+
 int kfq_qemu_console(struct kfq_qemu *q, double duration, volatile sig_atomic_t *stop,
 		     void (*line)(void *ctx, const char *l), void *ctx)
 {
 	double end = duration > 0 ? now_s() + duration : 0;
-	char buf[8192];
-	size_t len = 0;
 
 	while (q->out >= 0) {
 		struct pollfd p[2] = {{q->out, POLLIN, 0}, {q->err, POLLIN, 0}};
-		int timeout = -1, r;
+		int timeout = 250, r;
 
-		if (end) {
-			double left = end - now_s();
-
-			if (left <= 0) {
-				q->timed_out = true;
-				break;
-			}
-			timeout = (int)(left * 1000) + 1;
+		if (end && end - now_s() <= 0) {
+			q->timed_out = true;
+			break;
 		}
+		if (end && (end - now_s()) * 1000 < timeout)
+			timeout = (int)((end - now_s()) * 1000) + 1;
 		if (stop && *stop) {
 			q->interrupted = true;
 			break;
 		}
-		r = poll(p, q->err >= 0 ? 2 : 1, timeout > 250 || timeout < 0 ? 250 : timeout);
+		r = poll(p, q->err >= 0 ? 2 : 1, timeout);
 		if (r < 0 && errno != EINTR)
 			return perror_msg("qemu: poll");
-		if (r <= 0)
-			continue;
-		if (q->err >= 0 && p[1].revents)
-			read_err(q);
-		if (!p[0].revents)
-			continue;
-		ssize_t got = read(q->out, buf + len, sizeof(buf) - 1 - len);
-
-		if (got <= 0) {
-			if (got < 0 && errno == EINTR)
-				continue;
-			close(q->out);
-			q->out = -1;
-			break;
-		}
-		len += (size_t)got;
-		buf[len] = 0;
-		char *s = buf, *nl;
-
-		while ((nl = memchr(s, '\n', len - (size_t)(s - buf)))) {
-			*nl = 0;
-			if (nl > s && nl[-1] == '\r')
-				nl[-1] = 0;
-			line(ctx, s);
-			s = nl + 1;
-		}
-		len -= (size_t)(s - buf);
-		memmove(buf, s, len);
-		/* a line longer than the buffer: what came so far is a line */
-		if (len == sizeof(buf) - 1) {
-			buf[len] = 0;
-			line(ctx, buf);
-			len = 0;
-		}
+		if (r > 0)
+			kfq_qemu_pump(q, p[0].revents, q->err >= 0 ? p[1].revents : 0, line, ctx);
 	}
-	if (len) {
-		buf[len] = 0;
-		line(ctx, buf);
-	}
-	if (q->timed_out || q->interrupted) {
-		kfq_qemu_stop(q);
-	} else if (!q->reaped && waitpid(q->pid, &q->status, 0) == q->pid) {
-		q->reaped = true;
-	}
-	while (q->err >= 0)
-		read_err(q);
+	kfq_qemu_end(q);
 	return 0;
 }
 

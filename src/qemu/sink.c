@@ -24,6 +24,7 @@ struct kfq_task {
 	pid_t ppid; /* from the fork event, for a task first seen later */
 	bool open;  /* a call entered and not returned */
 	long nr;
+	pid_t proc; /* the process the open call is accounted to */
 	uint64_t arg0, t_enter;
 	struct kfq_task *next;
 };
@@ -87,24 +88,25 @@ static void account(struct kfq_sink *s, struct fp_proc *p, struct kfq_task *t, l
 	t->open = false;
 }
 
-void kfq_sink_enter(struct kfq_sink *s, pid_t pid, long nr, uint64_t arg0, uint64_t t_ns)
+void kfq_sink_enter(struct kfq_sink *s, pid_t pid, pid_t tid, long nr, uint64_t arg0, uint64_t t_ns)
 {
 	struct fp_proc *p = proc(s, pid, t_ns);
-	struct kfq_task *t = task(s, pid);
+	struct kfq_task *t = task(s, tid);
 
 	mono(s, t_ns);
 	/* an entry without its return: the method missed it (a signal's restart, a lost line) */
 	if (t->open)
 		account(s, p, t, 0, false, t_ns);
 	t->open = true;
+	t->proc = pid;
 	t->nr = nr;
 	t->arg0 = arg0;
 	t->t_enter = t_ns;
 }
 
-void kfq_sink_exit(struct kfq_sink *s, pid_t pid, long nr, long ret, uint64_t t_ns)
+void kfq_sink_exit(struct kfq_sink *s, pid_t pid, pid_t tid, long nr, long ret, uint64_t t_ns)
 {
-	struct kfq_task *t = task(s, pid);
+	struct kfq_task *t = task(s, tid);
 
 	mono(s, t_ns);
 	if (!t->open || t->nr != nr)
@@ -154,7 +156,7 @@ void kfq_sink_finish(struct kfq_sink *s)
 	for (size_t i = 0; i < KFQ_TASK_HASH; i++)
 		for (struct kfq_task *t = s->hash[i]; t; t = t->next)
 			if (t->open)
-				account(s, proc(s, t->pid, s->t_last), t, 0, false, s->t_last);
+				account(s, proc(s, t->proc, s->t_last), t, 0, false, s->t_last);
 	s->fp->elapsed_s = (double)s->t_last / 1e9;
 }
 

@@ -76,10 +76,10 @@ void kfq_tp_line(struct kfq_tp *tp, const char *line)
 
 	if ((ev = strstr(line, "] sys_enter: NR "))) {
 		if (sscanf(ev + 16, "%ld (%llx", &nr, &a0) == 2 && tp->current > 0)
-			kfq_sink_enter(tp->sink, tp->current, nr, a0, stamp(line, ev + 1));
+			kfq_sink_enter(tp->sink, tp->current, tp->current, nr, a0, stamp(line, ev + 1));
 	} else if ((ev = strstr(line, "] sys_exit: NR "))) {
 		if (sscanf(ev + 15, "%ld = %ld", &nr, &ret) == 2 && tp->current > 0)
-			kfq_sink_exit(tp->sink, tp->current, nr, ret, stamp(line, ev + 1));
+			kfq_sink_exit(tp->sink, tp->current, tp->current, nr, ret, stamp(line, ev + 1));
 	} else if ((ev = strstr(line, "] sched_switch: "))) {
 		if (!field_pid(strstr(ev, "==>") ? strstr(ev, "==>") : ev, "next_pid=", &a))
 			tp->current = a;
