@@ -13,6 +13,7 @@ const struct kf_command *const kf_commands[] = {
     &kf_cmd_diff,
     &kf_cmd_merge,
     &kf_cmd_seccomp,
+    &kf_cmd_boot,
     &kf_cmd_qemu,
     NULL,
 };
