@@ -38,7 +38,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
+.PHONY: all run check check-long check-asan unit bench bench-boot bench-loss deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint
 
@@ -180,6 +180,11 @@ bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+
+# Boots guests (~3 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
+bench-boot: deps all
+	$(Q)sh bench/boot_time.sh $(BUILD)
+	$(Q)sh bench/qemu_gdb.sh $(BUILD)
 
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all

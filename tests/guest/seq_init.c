@@ -2,7 +2,7 @@
 /*
  * A whole initramfs for kfootprint qemu's tests: /init, static, no libc, so that PID 1 makes exactly the calls
  * below and nothing else (tests/integration/qemu.sh asserts each count). -DHANG: the same, then it never powers
- * off (the -d test). x86_64 only.
+ * off (the -d test); -DLOOP=N: N more getpid first (the bench). x86_64 only.
  */
 static long sc(long nr, long a, long b, long c, long d)
 {
@@ -18,6 +18,11 @@ void _start(void)
 {
 	static char uts[390];
 
+#ifdef LOOP
+	/* bench/qemu_gdb.sh: LOOP more getpid calls, the breakpoint method's cost per call */
+	for (volatile long i = 0; i < LOOP; i++)
+		sc(39, 0, 0, 0, 0);
+#endif
 	sc(39, 0, 0, 0, 0); /* getpid x3 */
 	sc(39, 0, 0, 0, 0);
 	sc(39, 0, 0, 0, 0);
