@@ -7,7 +7,7 @@ APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool cla
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
-             qemu-system-x86 trace-cmd kmod
+             qemu-system-x86 trace-cmd kmod gdb
 APT_MAP   := linux-source-6.1 cscope xz-utils bc
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
@@ -39,7 +39,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-kfuncs bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
+.PHONY: all run check check-long check-asan unit bench bench-boot bench-kfuncs bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint
 
@@ -197,6 +197,11 @@ bench: deps all workloads
 # record --kernel-functions against trace-cmd, in the QEMU guest (its 6.1 kernel traces functions; ~10 min).
 bench-kfuncs: deps all workloads
 	$(Q)tests/guest/run --timeout 3000 -- sh bench/kfuncs.sh $(BUILD)
+
+# Boots guests (~3 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
+bench-boot: deps all
+	$(Q)sh bench/boot_time.sh $(BUILD)
+	$(Q)sh bench/qemu_gdb.sh $(BUILD)
 
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all

@@ -14,6 +14,8 @@ const struct kf_command *const kf_commands[] = {
     &kf_cmd_merge,
     &kf_cmd_seccomp,
     &kf_cmd_inventory,
+    &kf_cmd_boot,
+    &kf_cmd_qemu,
     NULL,
 };
 // clang-format on

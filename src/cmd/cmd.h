@@ -34,6 +34,8 @@ extern const struct kf_command kf_cmd_diff;
 extern const struct kf_command kf_cmd_merge;
 extern const struct kf_command kf_cmd_seccomp;
 extern const struct kf_command kf_cmd_inventory;
+extern const struct kf_command kf_cmd_qemu;
+extern const struct kf_command kf_cmd_boot;
 
 /* Every command, in the order `kfootprint --help` lists them; NULL-terminated. */
 extern const struct kf_command *const kf_commands[];

@@ -159,6 +159,8 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void (*trace_attached_hook)(pid_t tgid);
+
 void trace_say_attached(pid_t tgid)
 {
 	struct trace_stat st;
@@ -191,4 +193,6 @@ void trace_say_attached(pid_t tgid)
 	if (all > 16)
 		fprintf(stderr, " ... (%zu in all)", all);
 	fputc('\n', stderr);
+	if (trace_attached_hook)
+		trace_attached_hook(tgid);
 }

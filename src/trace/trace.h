@@ -117,6 +117,8 @@ long trace_status_field(pid_t pid, const char *field);
 int trace_check_pids(pid_t *pids, size_t *npids);
 /* -p, both backends, once attached: "kfootprint: attached to 1234 (sleep), threads 1234 1235" on stderr. */
 void trace_say_attached(pid_t tgid);
+/* Called after each such line when set: kfootprint boot lets init run once its recorder holds PID 1. */
+extern void (*trace_attached_hook)(pid_t tgid);
 /* Reads comm, exe and argv of a live process from /proc into p (best effort). */
 void trace_read_proc(struct fp_proc *p);
 

@@ -1,0 +1,115 @@
+#!/bin/sh
+# kfootprint boot as a real init: busybox init, whose rcS starts a tree of processes, run as PID 1 of a new pid
+# namespace (unshare -p, the kernel's own init semantics: it reaps orphans, a poweroff ends the namespace) with
+# /etc/inittab given by an overlay on /etc in a new mount namespace. The tree must be exactly rcS's: process
+# count, parentage, programs, exit codes; PID 1 stays busybox's init; a recorder that fails does not stop it.
+. "$(dirname "$0")/../lib.sh"
+
+out=$("$KF" boot 2>&1)
+eq "not PID 1: exit 1 and one line" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot: not PID 1: the kernel runs it as init")"
+out=$("$KF" boot --stop 2>&1)
+eq "--stop without a recorder: exit 1, said" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot --stop: no kfootprint boot recorder is running")"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "boot" "not root: a pid namespace and an overlay on /etc need root"
+	exit 0
+fi
+busybox=/bin/busybox
+if ! $busybox init --help >/dev/null 2>&1 && ! $busybox --list 2>/dev/null | grep -qx init; then
+	skip "boot" "no busybox with init (make deps installs busybox-static)"
+	exit 0
+fi
+
+# boot NAME RCS_TAIL KFOPTS...: runs busybox init under kfootprint boot; rcS makes the tree, then RCS_TAIL
+# (how recording ends), then says it ran and powers off. $T/NAME/ holds rcS, inittab, ran, the footprint.
+boot() {
+	name=$1 tail=$2
+	shift 2
+	d=$T/$name
+	mkdir -p "$d/up" "$d/wk"
+	cat >"$d/rcS" <<EOS
+echo \$\$ \$PPID >$d/rcs-pids
+/bin/sleep 0.1
+sh -c 'exit 3'
+sh -c '/bin/true; /bin/false; exit 4'
+$tail
+echo ran >$d/ran
+kill -USR2 1
+EOS
+	echo "::sysinit:/bin/sh $d/rcS" >"$d/up/inittab"
+	timeout 60 unshare -pfm --mount-proc sh -c \
+		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && exec \"\$@\"" sh \
+		${WRAP:-} "$KF" boot "$@" --init $busybox -- init </dev/null >"$d/out" 2>&1
+}
+# tree FILE: "pid ppid comm exit" of each process, and the first one's exec chain
+tree() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+# the n-th process and the n of its parent (0: none): pids depend on the threads the recorder made first
+n = {p["pid"]: i + 1 for i, p in enumerate(d["processes"])}
+for p in d["processes"]:
+    e = p.get("exit") or {}
+    print(n[p["pid"]], n.get(p["ppid"], 0), p["comm"], e.get("code", e.get("signal", "-")))
+p = d["processes"][0]
+print("pid1 execs", p["execs"], "exe", p["exe"], "argv", " ".join(p["argv"]))
+' "$1"
+}
+
+# Until a file appears: rcS makes it, then waits for the footprint (written once recording ended).
+wait_json='while [ ! -e '$T/file/boot.json' ]; do :; done'
+boot file ": >$T/file/done; $wait_json" -o "$T/file/boot.json" --until-file "$T/file/done"
+if [ -s "$T/file/boot.json" ]; then
+	got=$(tree "$T/file/boot.json")
+	# in order of appearance: init (PID 1), rcS, then rcS's children (kfootprint's recorder is not in the tree)
+	want="1 0 busybox -
+2 1 sh -
+3 2 sleep 0
+4 2 sh 3
+5 2 sh 4
+6 5 true 0
+7 5 false 1
+pid1 execs 1 exe $(readlink -f $busybox) argv $busybox init"
+	eq "until-file: the tree of rcS, exactly" "$want" "$got"
+	eq "until-file: rcS ran as init's child, init is PID 1" "1" "$(cut -d' ' -f2 "$T/file/rcs-pids")"
+	eq "until-file: the boot went on to its end" "ran" "$(cat "$T/file/ran" 2>/dev/null)"
+	eq "until-file: incomplete, ended by the condition" "False" "$(jget "$T/file/boot.json" 'd["complete"]')"
+	check "the tree report renders it" sh -c "'$KF' report -F tree '$T/file/boot.json' | grep -q 'false.*exit 1'"
+else
+	not_ok "until-file: no footprint: $(cat "$T/file/out")"
+fi
+
+# The guest runs the tree case only (tests/guest/t/boot.sh: a minute under TCG for all of them)
+[ -z "${KF_BOOT_TREE_ONLY:-}" ] || exit 0
+
+# kfootprint boot --stop, from rcS
+boot stop "'$KF' boot --stop; while [ ! -e '$T/stop/boot.json' ]; do :; done" -o "$T/stop/boot.json"
+eq "--stop: the footprint written, with rcS's 7 processes and kfootprint boot --stop" "8 kfootprint" \
+	"$(jget "$T/stop/boot.json" 'str(len(d["processes"])) + " " + d["processes"][-1]["comm"]' 2>&1)"
+check "--stop: said" grep -q "recorder told to stop (1)" "$T/stop/out"
+
+# A recorder that fails: the footprint cannot be written (a directory that cannot exist), then bpf refused
+# (rcS waits up to 30 s for the recorder to give up, so that the poweroff does not kill it first)
+boot unwritable ": >$T/unwritable/done; n=0; until grep -q 'not writable' $T/unwritable/out || [ \$n -ge 300 ]; do sleep 0.1; n=\$((n + 1)); done" \
+	-o /proc/kfootprint/boot.json --write-timeout 1 \
+	--until-file "$T/unwritable/done"
+eq "unwritable output: the boot went on" "ran" "$(cat "$T/unwritable/ran" 2>/dev/null)"
+check "unwritable output: said in one line" grep -q "^kfootprint: boot: '/proc/kfootprint/boot.json': not writable within 1 s" \
+	"$T/unwritable/out"
+if command -v setpriv >/dev/null; then
+	# without CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN the bpf backend cannot load; init keeps CAP_SYS_BOOT
+	WRAP="setpriv --bounding-set -bpf,-perfmon,-sys_admin --inh-caps -bpf,-perfmon,-sys_admin" \
+		boot nobpf ": >$T/nobpf/done" -o "$T/nobpf/boot.json" -b bpf --until-file "$T/nobpf/done"
+	eq "bpf refused: the boot went on" "ran" "$(cat "$T/nobpf/ran" 2>/dev/null)"
+	check "bpf refused: said, nothing recorded" grep -q "^kfootprint: boot: nothing recorded: init runs untouched" \
+		"$T/nobpf/out"
+	eq "bpf refused: init is still PID 1's busybox" "1" "$(cut -d' ' -f2 "$T/nobpf/rcs-pids")"
+	# -b auto: ptrace follows PID 1's tree instead
+	WRAP="setpriv --bounding-set -bpf,-perfmon,-sys_admin --inh-caps -bpf,-perfmon,-sys_admin" \
+		boot auto ": >$T/auto/done; while [ ! -e '$T/auto/boot.json' ]; do :; done" -o "$T/auto/boot.json" \
+		--until-file "$T/auto/done"
+	eq "bpf refused, -b auto: ptrace recorded rcS's tree" "ptrace 7" \
+		"$(jget "$T/auto/boot.json" 'd["backend"] + " " + str(len(d["processes"]))' 2>&1)"
+else
+	skip "bpf refused" "no setpriv (util-linux)"
+fi

@@ -1,0 +1,115 @@
+#!/bin/sh
+# kfootprint qemu: a kernel (Debian's 6.1, from the guest harness's cache) and an initramfs holding only a static
+# /init of known syscalls (tests/guest/seq_init.c) booted under QEMU on this machine; PID 1's calls must be
+# exactly those, by each method. Bad input costs no boot, but for the guest that never powers off (-d ends it).
+. "$(dirname "$0")/../lib.sh"
+cd "$KF_TOP" || exit 1
+
+# Bad input: one line each, exit 1, no boot.
+echo 'not a kernel' >"$T/notakernel"
+: >"$T/empty"
+printf 'init\n' >"$T/dummy.cpio"
+one_line() { # NAME PATTERN COMMAND...: exit 1 and one line matching PATTERN
+	name=$1 pat=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "$pat"; then
+		ok "$name"
+	else
+		not_ok "$name: exit $rc: $out"
+	fi
+}
+one_line "missing kernel" "^kfootprint: qemu: --kernel '$T/nokernel': No such file" \
+	"$KF" qemu --kernel "$T/nokernel" --initrd "$T/dummy.cpio"
+one_line "empty kernel" "^kfootprint: qemu: --kernel '$T/empty': not a regular file with content" \
+	"$KF" qemu --kernel "$T/empty" --initrd "$T/dummy.cpio"
+one_line "no initrd" "^kfootprint: no initramfs: give --initrd" "$KF" qemu --kernel "$T/notakernel"
+one_line "unknown method" "^kfootprint: unknown --method 'x': expected one of tracepoint, gdb" \
+	"$KF" qemu --kernel "$T/notakernel" --initrd "$T/dummy.cpio" --method x
+one_line "QEMU absent" "^kfootprint: qemu: qemu-system-x86_64 not found in PATH: install it (Debian: qemu-system-x86)" \
+	env PATH=/nonexistent "$KF" qemu --kernel "$T/notakernel" --initrd "$T/dummy.cpio"
+
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "qemu boots" "qemu-system-x86_64 is not installed (make deps installs qemu-system-x86)"
+	exit 0
+fi
+one_line "non-bootable kernel: QEMU's reason" "^kfootprint: qemu: '$T/notakernel': QEMU cannot boot it: .*kernel" \
+	"$KF" qemu --kernel "$T/notakernel" --initrd "$T/dummy.cpio" -d 30
+
+# The kernel: the guest harness's (tests/guest/README.md), fetched by a boot cut short when not cached yet.
+cache=${KF_GUEST_CACHE:-/var/cache/kfootprint/guest}
+kernel=$(ls "$cache"/kernel-6.1.*/vmlinux 2>/dev/null | sort -V | tail -n1)
+if [ -z "$kernel" ]; then
+	tests/guest/run --timeout 1 -- true >/dev/null 2>&1
+	kernel=$(ls "$cache"/kernel-6.1.*/vmlinux 2>/dev/null | sort -V | tail -n1)
+fi
+if [ -z "$kernel" ]; then
+	skip "qemu boots" "no Debian 6.1 kernel in $cache (tests/guest/run could not fetch one: not root, or no apt)"
+	exit 0
+fi
+
+# The initramfs: /init alone (the kernel opens no console without /dev/console: the calls stay the same).
+mkinitrd() { # OUT [CFLAGS]: an initramfs of seq_init.c built with CFLAGS
+	mkdir -p "$T/r$$" && gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie ${2:-} -o "$T/r$$/init" \
+		tests/guest/seq_init.c && (cd "$T/r$$" && echo init | busybox cpio -o -H newc >"$1" 2>/dev/null) &&
+		rm -rf "$T/r$$"
+}
+mkinitrd "$T/seq.cpio" || { not_ok "a static /init builds"; exit 0; }
+mkinitrd "$T/hang.cpio" -DHANG || { not_ok "a static /init builds"; exit 0; }
+
+# PID 1's calls, each "name calls errors errno...", sorted, and the processes
+calls_of_pid1() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["processes"] if p["pid"] == 1][0]
+g = {s["name"]: s for s in d["syscalls"]}
+for n, s in sorted(p["syscalls"].items()):
+    e = ",".join(sorted(g[n].get("errnos", {}).keys()))
+    print(n, s["calls"], s.get("errors", 0), e or "-")
+print("procs", len(d["processes"]), "comm", p.get("comm"), "complete", d["complete"], d.get("incomplete_why") or "")
+' "$1"
+}
+want="getpid 3 0 -
+getppid 1 0 -
+openat 1 1 ENOENT
+reboot 1 0 -
+syscall_1000 1 1 ENOSYS
+uname 2 0 -
+procs 1 comm init complete True "
+
+# The gdb method's symbols: a /proc/kallsyms dump of the same kernel booted nokaslr (Debian's vmlinux has no
+# symbol table), made once by a guest boot and kept next to the kernel.
+ks=$(dirname "$kernel")/kallsyms.nokaslr
+if [ ! -s "$ks" ]; then
+	tests/guest/run --append nokaslr -- cat /proc/kallsyms >"$T/kallsyms" 2>"$T/kallsyms.err" &&
+		grep -q ' T do_syscall_64$' "$T/kallsyms" && cp "$T/kallsyms" "$ks.$$" && mv "$ks.$$" "$ks"
+fi
+[ -s "$ks" ] || not_ok "a kallsyms dump of the guest kernel: $(tail -n1 "$T/kallsyms.err" 2>/dev/null)"
+
+for method in tracepoint gdb; do
+	if "$KF" qemu --kernel "$kernel" --initrd "$T/seq.cpio" --method $method --kallsyms "$ks" -d 300 \
+		-o "$T/$method.json" --report "$T/$method.txt" 2>"$T/$method.err"; then
+		eq "$method: PID 1 made exactly the calls of /init" "$want" "$(calls_of_pid1 "$T/$method.json" 2>&1)"
+	else
+		not_ok "$method: kfootprint qemu failed: $(cat "$T/$method.err")"
+	fi
+done
+# the gdb method says what its observations are, in the seed's words
+check "gdb: entry observations, said" grep -q "these are entry observations, not decoded arguments or syscall results: 9 calls seen at do_syscall_64, 8 results read at its return; GDB threads in QEMU represent vCPUs, not Linux tasks" "$T/gdb.err"
+one_line "gdb: no symbols in Debian's vmlinux: one line" "no symbol table (Debian's vmlinux has none): give --kallsyms" \
+	"$KF" qemu --kernel "$kernel" --initrd "$T/seq.cpio" --method gdb
+
+# A guest that never powers off: -d ends it, the footprint is kept, marked incomplete.
+started=$(date +%s)
+if "$KF" qemu --kernel "$kernel" --initrd "$T/hang.cpio" -d 12 -o "$T/hang.json" --report /dev/null 2>"$T/hang.err"; then
+	took=$(($(date +%s) - started))
+	eq "never powers off: -d 12 ends it, PID 1's calls kept" "getpid 3 0 -" \
+		"$(calls_of_pid1 "$T/hang.json" | grep '^getpid')"
+	eq "never powers off: incomplete (duration), pause left open" "pause 1 0 - complete False duration" \
+		"$(calls_of_pid1 "$T/hang.json" | sed -n 's/^\(pause.*\)/\1/p;s/^procs 1 comm init \(complete.*\)/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+	check "never powers off: ended within -d plus 5 s" test "$took" -le 17
+else
+	not_ok "never powers off: kfootprint qemu failed: $(cat "$T/hang.err")"
+fi
