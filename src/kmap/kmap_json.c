@@ -75,6 +75,19 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 	jsonw_string_field(w, "not_built", k->not_built);
 }
 
+/* "kernel": the chain as an object, or null when nothing in the tree was found for the row. */
+static void kernel_member(json_writer_t *w, const struct kt_syscall *k, char *const *opts, size_t nopts)
+{
+	jsonw_name(w, "kernel");
+	if (!k) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_start_object(w);
+	chain(w, k, opts, nopts);
+	jsonw_end_object(w);
+}
+
 /* What the mapping says of a row beyond the tree's chain (in a map row, these come before "kernel"). */
 static void status(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r)
 {
@@ -111,14 +124,7 @@ void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct
 	count(w, "enosys", r->observed, r->enosys);
 	jsonw_string_field(w, "class", r->klass);
 	status(w, m, r);
-	jsonw_name(w, "kernel");
-	if (r->ks) {
-		jsonw_start_object(w);
-		chain(w, r->ks, r->opts, r->nopts);
-		jsonw_end_object(w);
-	} else {
-		jsonw_null(w);
-	}
+	kernel_member(w, r->ks, r->opts, r->nopts);
 	jsonw_end_object(w);
 }
 
@@ -175,14 +181,7 @@ void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const stru
 	jsonw_u64_field(w, "calls", r->calls);
 	jsonw_u64_field(w, "errors", r->errors);
 	reach_status(w, m, r);
-	jsonw_name(w, "kernel");
-	if (r->ks) {
-		jsonw_start_object(w);
-		chain(w, r->ks, r->opts, r->nopts);
-		jsonw_end_object(w);
-	} else {
-		jsonw_null(w);
-	}
+	kernel_member(w, r->ks, r->opts, r->nopts);
 	jsonw_end_object(w);
 }
 

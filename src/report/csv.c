@@ -15,21 +15,6 @@
 #include "report/report.h"
 #include "report/report_util.h"
 
-static void field(struct strbuf *sb, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void reached(struct strbuf *sb, const struct fp_sysstat *s)
 {
 	struct fp_reach **v = fp_sysstat_reach_sorted(s);
@@ -44,7 +29,7 @@ static void reached(struct strbuf *sb, const struct fp_sysstat *s)
 	if (s->reach_other)
 		strbuf_addf(&f, "%sother=%" PRIu64, s->nreach ? ";" : "", s->reach_other);
 	strbuf_addch(sb, ',');
-	field(sb, f.buf ? f.buf : "");
+	rpt_add_csv_field(sb, f.buf ? f.buf : "");
 	strbuf_release(&f);
 	free(v);
 }
@@ -60,12 +45,12 @@ static int render(const struct footprint *fp, FILE *out)
 	for (struct fp_sysstat **sp = v; *sp; sp++) {
 		const struct fp_sysstat *s = *sp;
 
-		field(&sb, kf_abi_name(s->abi));
+		rpt_add_csv_field(&sb, kf_abi_name(s->abi));
 		strbuf_addch(&sb, ',');
-		field(&sb, s->name);
+		rpt_add_csv_field(&sb, s->name);
 		strbuf_addf(&sb, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ".%09" PRIu64 ",", s->nr, s->calls, s->errors,
 			    s->time_ns / 1000000000u, s->time_ns % 1000000000u);
-		field(&sb, fp_sysstat_class(s));
+		rpt_add_csv_field(&sb, fp_sysstat_class(s));
 		if (fp->reach)
 			reached(&sb, s);
 		strbuf_addch(&sb, '\n');

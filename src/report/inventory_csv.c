@@ -6,31 +6,14 @@
 #include "report/inventory_report.h"
 #include "report/report_util.h"
 
-static void field(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		s = "";
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void row(struct strbuf *sb, const char *kind, const char *name, const char *built, long sloc, size_t files,
 		size_t seen, const uint64_t *hits, bool candidate)
 {
-	field(sb, kind);
+	rpt_add_csv_field(sb, kind);
 	strbuf_addch(sb, ',');
-	field(sb, name);
+	rpt_add_csv_field(sb, name);
 	strbuf_addch(sb, ',');
-	field(sb, built);
+	rpt_add_csv_field(sb, built);
 	if (sloc >= 0)
 		strbuf_addf(sb, ",%ld", sloc);
 	else

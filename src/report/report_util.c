@@ -178,3 +178,20 @@ int rpt_flush(struct strbuf *sb, FILE *out)
 	strbuf_reset(sb);
 	return ferror(out) ? -1 : 0;
 }
+
+void rpt_add_csv_field(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}

@@ -28,6 +28,9 @@ void rpt_add_incomplete(struct strbuf *sb, const struct footprint *fp);
 /* For a footprint that is not complete, "footprint INCOMPLETE: ..." as a line of its own to out; rpt_flush()'s result.
  */
 int rpt_incomplete_line(const struct footprint *fp, FILE *out);
+/* Appends s (NULL: empty) as an RFC 4180 field: quoted, its quotes doubled, when it holds a comma, a quote, CR or LF.
+ */
+void rpt_add_csv_field(struct strbuf *sb, const char *s);
 /* "code 0", "signal SIGKILL (core dumped)", "still running". */
 void rpt_add_exit(struct strbuf *sb, const struct fp_exit *e);
 /* A syscall's display name: "openat", or "open (i386)" for an ABI other than the host's. */
