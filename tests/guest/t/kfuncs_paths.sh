@@ -4,6 +4,9 @@
 # unix_stream_sendmsg/recvmsg, each under its syscall), every call counted (the workload's N rounds give at least
 # N calls), -u USER, and the tracing state identical before and after a run and after a SIGKILL of kfootprint,
 # whose instance the next run removes. Three runs, ptrace backend (no BPF to load): within the suite's budget.
+# The eventfd run also maps (record --map, the guest's running 6.1 kallsyms): its saved footprint carries
+# eventfd_write -> fs/eventfd.c -> EVENTFD, and the same kallsyms orders names the host's kernel cannot
+# (tests/integration/map_kfuncs.sh maps the rest on the host): carrier_show built once, m_show twice.
 # Ctrl-C and -d: tests/guest/long/kfuncs_stop.sh (make check-long).
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
@@ -46,12 +49,33 @@ wait_instance() {
 	done
 }
 
-"$KF" -q -b ptrace --kernel-functions -o "$T/efd.json" --report "$T/efd.txt" -- "$WL/wl_kpaths" eventfd 50 2>"$T/efd.err"
+"$KF" -q -b ptrace --kernel-functions --map-output "$T/efd.map" -o "$T/efd.json" --report "$T/efd.txt" -- \
+	"$WL/wl_kpaths" eventfd 50 2>"$T/efd.err"
 eq "eventfd: exit status, complete, exhaustive, 0 lost" "0 True True 0" "$? $(jget "$T/efd.json" "d['complete'], d['kernel_functions']['exhaustive'], d['kernel_functions']['lost']" | tr -d '(),')"
 at_least eventfd "$T/efd.json" eventfd_write write 50
 at_least eventfd "$T/efd.json" eventfd_read read 50
 check "eventfd: the report has a row for write, exhaustive" sh -c "grep -q '^  write: [0-9]* functions, [0-9]* calls: ' '$T/efd.txt' && grep -q '^kernel functions: .* tracer: exhaustive), 0 lost' '$T/efd.txt'"
 eq "run: tracing state as before" "$before" "$(state)"
+
+# record --map on 6.1: each function's chain in the saved footprint, the roll-up, the text map's part
+kern() { jget "$1" "[(lambda k: $3)(f['kernel']) for f in d['kernel_functions']['functions'] if f['name'] == '$2'][0]"; }
+eq "record --map: eventfd_write -> fs/eventfd.c -> EVENTFD in the saved footprint" "fs/eventfd.c ['EVENTFD']" \
+	"$(kern "$T/efd.json" eventfd_write "k['file'] + ' ' + str(k['configs'])")"
+eq "record --map: the roll-up at the top level, no caveat on 6.1" "True None" \
+	"$(jget "$T/efd.json" "'%s %s' % (d['kernel_functions_map']['resolved']['unique'] > 100, d['kernel_functions_map']['kallsyms_note'])")"
+check "record --map: the text map has its Kernel functions part" grep -q '^Kernel functions (' "$T/efd.map"
+grep -E '^[0-9]+ functions:' "$T/efd.map" | sed 's/^/# /'
+# the guest's kallsyms goes with the tree (Debian's 6.1): carrier_show is built once, m_show twice (Debian
+# builds modules: kernel/module/procfs.c too). Two names the workload does not reach, added to its footprint.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["kernel_functions"]["functions"] += [{"name": "carrier_show", "hits": 1}, {"name": "m_show", "hits": 1}]
+json.dump(d, open(sys.argv[2], "w"))' "$T/efd.json" "$T/more.json"
+"$KF" map -F json "$T/more.json" >"$T/more.map.json" 2>"$T/more.err"
+eq "map, guest $(uname -r) kallsyms: carrier_show -> net/core/net-sysfs.c" "0 kallsyms net/core/net-sysfs.c" \
+	"$? $(kern "$T/more.map.json" carrier_show "k['resolved_by'] + ' ' + k['file']")"
+eq "map: m_show is built twice there: ambiguous, said" "ambiguous True" \
+	"$(kern "$T/more.map.json" m_show "'%s %s' % (k['resolved_by'], 'more than once' in k['note'])")"
 
 # SIGKILL: the instance stays; the next run (the AF_UNIX one) removes it and says so
 sh -c 'echo $$ >"$0"; exec "$@"' "$T/k.pid" "$KF" -q -b ptrace --kernel-functions --report /dev/null -- sleep 60 2>/dev/null &
