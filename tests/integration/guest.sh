@@ -1,10 +1,11 @@
 #!/bin/sh
 # The QEMU guest (tests/guest/run): Debian's 6.1 kernel on the host's own root. One boot runs the whole guest-side
-# suite (tests/guest/suite.sh: the bpf backend on 6.1, the i386 tests the host's kernel refuses, tracefs), whose
-# TAP lines are this script's; the same boot checks the harness itself: CMD's exit status, stdout and stderr
-# kept apart, the current directory writable. The harness's failures cost no boot: a timeout, QEMU missing, a
-# bad option. Where the guest cannot run at all (not root, no QEMU, no static busybox, no kernel package), a
-# skip says why. Each boot costs 5 to 10 s on an idle machine (more on a busy one): keep guest tests in that one.
+# suite (tests/guest/suite.sh: the bpf backend on 6.1, the i386 tests the host's kernel refuses, tracefs, kernel
+# functions recorded and mapped), whose TAP lines are this script's; the same boot checks the harness itself: CMD's
+# exit status, stdout and stderr kept apart, the current directory writable. The harness's failures cost no boot:
+# a timeout, QEMU missing, a bad option. Where the guest cannot run at all (not root, no QEMU, no static busybox,
+# no kernel package), a skip says why. Each boot costs 5 to 10 s on an idle machine (more on a busy one): keep
+# guest tests in that one.
 . "$(dirname "$0")/../lib.sh"
 cd "$KF_TOP" || exit 1
 run=tests/guest/run

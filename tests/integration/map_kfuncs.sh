@@ -4,6 +4,8 @@
 # (its nm listing as a kallsyms), counted ambiguous without either; then the built-in database and the real
 # Debian 6.1 tree: eventfd_write -> fs/eventfd.c -> EVENTFD, unix_stream_sendmsg -> net/unix/af_unix.c -> UNIX,
 # and m_show (fs/namespace.c and kernel/module/procfs.c in 6.1) resolved by the order of this host's kallsyms.
+# A real 6.1 kernel's kallsyms and record --kernel-functions --map there: in the guest suite's one boot
+# (tests/guest/t/kfuncs_paths.sh).
 . "$(dirname "$0")/../lib.sh"
 
 export XDG_CACHE_HOME="$T/cache" # the index caches of this test only
@@ -179,47 +181,7 @@ else
 	skip "real tree: eventfd_write" "no extracted linux-source-6.1 (tests/integration/map_index_real.sh extracts it)"
 fi
 
-# 7. a real 6.1 kernel: Debian's, booted by the QEMU guest (tests/guest/run). Its kallsyms goes with the tree:
-# carrier_show is built once there, m_show twice (Debian builds modules: kernel/module/procfs.c too). Then, in a
-# second boot, a recording with --kernel-functions --map: the saved footprint carries each function's chain. The
-# recording is record's own (tested by its tests): where the TCG guest cannot finish it (other guests on the
-# same 2 CPUs, a guest kernel that dies under the function tracer) that part is skipped, saying what happened.
-guest=${KF_GUEST_RUN:-$KF_TOP/tests/guest/run}
-if [ ! -x "$guest" ]; then
-	skip "guest 6.1 kallsyms: carrier_show" "no QEMU guest harness ($guest)"
-elif (cd "$T" && "$guest" --timeout 600 -- sh -c "uname -r >'$T/guest.release' && cat /proc/kallsyms >'$T/guest.kallsyms'") \
-	>"$T/guest.out" 2>&1; then
-	"$KF" map --kallsyms "$T/guest.kallsyms" -F json "$T/kf.json" >"$T/guest.json"
-	eq "guest $(cat "$T/guest.release"): carrier_show -> net/core/net-sysfs.c" "kallsyms net/core/net-sysfs.c" \
-		"$(fn "$T/guest.json" carrier_show "k['resolved_by'] + ' ' + k['file']")"
-	eq "guest: m_show is built twice there: ambiguous, said" "ambiguous True" \
-		"$(fn "$T/guest.json" m_show "'%s %s' % (k['resolved_by'], 'more than once' in k['note'])")"
-	(cd "$T" && "$guest" --timeout 900 -- "$KF" record -q --kernel-functions --map --map-output "$T/rec.map" \
-		--report /dev/null -o "$T/rec.json" -- "$WL/wl_kpaths" eventfd 1) >"$T/rec.out" 2>&1
-	rc=$?
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ]; then
-		skip "guest record --kernel-functions --map" "the guest did not finish the recording (exit $rc, load $(cut -d' ' -f1-3 /proc/loadavg)): $(tail -n 1 "$T/rec.out")"
-	else
-		eq "guest record: exit 0" 0 "$rc"
-		rf() { jget "$T/rec.json" "[(lambda k: $2)(f['kernel']) for f in d['kernel_functions']['functions'] if f['name'] == '$1'][0]"; }
-		eq "guest record --map: eventfd_write -> fs/eventfd.c -> EVENTFD in the saved footprint" "fs/eventfd.c ['EVENTFD']" \
-			"$(rf eventfd_write "k['file'] + ' ' + str(k['configs'])")"
-		eq "guest record --map: the roll-up at the top level, no caveat on 6.1" "True None" \
-			"$(jget "$T/rec.json" "'%s %s' % (d['kernel_functions_map']['resolved']['unique'] > 100, d['kernel_functions_map']['kallsyms_note'])")"
-		check "guest record --map: the text map has its Kernel functions part" grep -q '^Kernel functions (' "$T/rec.map"
-		grep -E '^[0-9]+ functions:' "$T/rec.map" | sed 's/^/# guest: /'
-	fi
-else
-	rc=$?
-	if [ "$rc" -eq 125 ]; then
-		skip "guest 6.1 kallsyms: carrier_show" "the guest cannot run here: $(tail -n 1 "$T/guest.out")"
-	else
-		not_ok "guest 6.1 kallsyms: the guest failed (exit $rc)"
-		tail -n 5 "$T/guest.out" | sed 's/^/#   /'
-	fi
-fi
-
-# 8. this host: record --kernel-functions --map (sampled stacks where the kernel refuses function tracing): every
+# 7. this host: record --kernel-functions --map (sampled stacks where the kernel refuses function tracing): every
 # function of the saved footprint is mapped, and the map says how it was recorded
 if bpf_or_skip "host record --kernel-functions --map"; then
 	"$KF" record -q --kernel-functions --map --map-output "$T/hrec.map" --report /dev/null -o "$T/hrec.json" -- \

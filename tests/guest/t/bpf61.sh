@@ -32,6 +32,7 @@ if [ -x "$WL/wl_errors" ]; then
 	both wl_enosys "$WL/wl_enosys"
 	both wl_signals "$WL/wl_signals"
 	both wl_threads "$WL/wl_threads"
+	threads=$n
 	both wl_forkexec "$WL/wl_forkexec"
 else
 	skip workloads "workloads not built: run make workloads"
@@ -39,8 +40,20 @@ fi
 both ls ls -la /usr
 IGNORE="futex rt_sigreturn"
 both "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname | tr a-z A-Z'
-python3 - "$T" "$KF_TOP/tests" "$(uname -r)" <<'PY'
-import contextlib, io, os, sys
+
+# Counts that follow from the workloads' sources, bpf alone (wl_threads: its case above, with times).
+[ -x "$WL/wl_exec_thread" ] &&
+	"$KF" record -b bpf -F json --report /dev/null -o "$T/e.json" -- "$WL/wl_exec_thread" >/dev/null 2>&1
+
+# -p: attach to a running process, observe for a while, detach; it keeps running.
+sleep 30 &
+pid=$!
+"$KF" record -b bpf -p "$pid" -d 1 -F json --report /dev/null -o "$T/a.json" 2>"$T/a.err"
+running=$(kill -0 "$pid" 2>/dev/null && echo yes)
+kill "$pid" 2>/dev/null
+
+python3 - "$T" "$KF_TOP/tests" "$(uname -r)" "${threads:-0}" <<'PY'
+import contextlib, io, json, os, sys
 sys.path.insert(0, sys.argv[2])
 import fp_compare
 T, rel = sys.argv[1], sys.argv[3]
@@ -63,22 +76,22 @@ for line in open(os.path.join(T, "cases")):
             print("not ok %s (%s) on %s" % (name, mode, rel))
             for d in diff[:20]:
                 print("#   " + d)
+def facts(f, expr):
+    try:
+        d = json.load(open(os.path.join(T, f)))
+        return " ".join(str(x) for x in expr(d))
+    except (OSError, ValueError, LookupError) as e:
+        return "%s: %r" % (f, e)
+calls = lambda d, name: sum(s["calls"] for s in d["syscalls"] if s["name"] == name)
+with open(os.path.join(T, "v"), "w") as v:
+    v.write("threads %s\n" % facts(sys.argv[4] + ".time.json", lambda d: (calls(d, "getppid"), len(d["processes"]), d["processes"][0]["threads"])))
+    v.write("exec %s\n" % facts("e.json", lambda d: (calls(d, "execve"), calls(d, "getppid"), len(d["processes"]), d["exit"].get("code"))))
+    v.write("attach %s\n" % facts("a.json", lambda d: (d["complete"],)))
 PY
-
-# Counts that follow from the workloads' sources, bpf alone.
+v() { sed -n "s/^$1 //p" "$T/v"; }
 if [ -x "$WL/wl_exec_thread" ]; then
-	"$KF" record -b bpf -F json --report /dev/null -o "$T/t.json" -- "$WL/wl_threads" >/dev/null 2>&1
-	eq "wl_threads: 42 getppid, one process of 5 threads" "42 1 5" \
-		"$(jget "$T/t.json" "' '.join(str(x) for x in (sum(s['calls'] for s in d['syscalls'] if s['name'] == 'getppid'), len(d['processes']), d['processes'][0]['threads']))")"
-	"$KF" record -b bpf -F json --report /dev/null -o "$T/e.json" -- "$WL/wl_exec_thread" >/dev/null 2>&1
-	eq "wl_exec_thread: exec from a thread: 2 execve, 2 getppid, one process, exit 7" "2 2 1 7" \
-		"$(jget "$T/e.json" "' '.join(str(x) for x in (sum(s['calls'] for s in d['syscalls'] if s['name'] == 'execve'), sum(s['calls'] for s in d['syscalls'] if s['name'] == 'getppid'), len(d['processes']), d['exit'].get('code')))")"
+	eq "wl_threads: 42 getppid, one process of 5 threads" "42 1 5" "$(v threads)"
+	eq "wl_exec_thread: exec from a thread: 2 execve, 2 getppid, one process, exit 7" "2 2 1 7" "$(v exec)"
 fi
-
-# -p: attach to a running process, observe for a while, detach; it keeps running.
-sleep 30 &
-pid=$!
-"$KF" record -b bpf -p "$pid" -d 1 -F json --report /dev/null -o "$T/a.json" 2>"$T/a.err"
 eq "attach -p for 1 s on $(uname -r): the footprint is marked incomplete, the process still runs" "False yes" \
-	"$(jget "$T/a.json" "d['complete']") $(kill -0 "$pid" 2>/dev/null && echo yes)"
-kill "$pid" 2>/dev/null
+	"$(v attach) $running"
