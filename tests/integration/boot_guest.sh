@@ -118,3 +118,8 @@ check "B: bad backend: said in one line, init unrecorded" grep -q "^kfootprint: 
 
 # the guest kernel's clock when rcS started (kernel start to rcS): recorded (A) and with the recorder failing (B)
 echo "# kernel start to rcS: A (recorded) $(cat "$D/a/uptime" 2>/dev/null) s, B (recorder failed) $(cat "$D/b/uptime" 2>/dev/null) s"
+
+# the harness's own failure: a PID 1 that exits instead of powering off is the kernel's panic, quoted
+out=$(tests/guest/run --as-init --timeout 300 -- /bin/sh -c 'exit 7' 2>&1)
+eq "--as-init: PID 1 exiting: exit 125, the panic quoted in one line" "125 1" \
+	"$? $(printf '%s\n' "$out" | grep -c "^kfootprint: guest: the guest ended without powering off: .*Attempted to kill init")"
