@@ -198,7 +198,7 @@ bench: deps all workloads
 bench-kfuncs: deps all workloads
 	$(Q)tests/guest/run --timeout 3000 -- sh bench/kfuncs.sh $(BUILD)
 
-# Boots guests (~3 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
+# Boots guests (~5 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
 bench-boot: deps all
 	$(Q)sh bench/boot_time.sh $(BUILD)
 	$(Q)sh bench/qemu_gdb.sh $(BUILD)

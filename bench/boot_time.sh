@@ -1,21 +1,77 @@
 #!/bin/sh
 # `make bench-boot` (part): the time busybox's init takes to reach its rcS, with and without kfootprint boot in
-# front of it, in the QEMU guest (Debian's 6.1 under TCG: the bpf backend loads there as it would at a real boot).
-# Each boot is PID 1 of a new pid namespace (as tests/integration/boot.sh runs it), alternately plain and under
-# kfootprint boot, KF_BENCH_REPS times (default 5); the cell is the median. Not a test: it prints figures.
+# front of it, in the QEMU guest (Debian's 6.1 under TCG: the bpf backend loads there as it would at a real boot),
+# measured two ways, KF_BENCH_REPS boots each (default 5), alternately plain and under kfootprint boot; the cell
+# is the median. Not a test: it prints figures.
+#  1. the whole guest boot: kfootprint boot is the kernel's real PID 1 (tests/guest/run --as-init), from the
+#     kernel's start to rcS (and from PID 1's start to rcS), one guest per boot;
+#  2. in one guest, busybox init as PID 1 of a new pid namespace (as tests/integration/boot.sh runs it).
 #   sh bench/boot_time.sh [BUILD-DIR]
 set -u
 build=${1:-build}
+reps=${KF_BENCH_REPS:-5}
+now() { date +%s.%N; }
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The whole guest boot, kfootprint boot being the kernel's real PID 1 (tests/guest/run --as-init, as
+# tests/integration/boot_guest.sh): the guest kernel's clock when PID 1's CMD starts and when busybox init's rcS
+# starts, plain (CMD execs busybox init) and recorded (CMD execs kfootprint boot, which execs busybox init; rcS
+# ends the recording and waits for the footprint before the power off), alternately, KF_BENCH_REPS times each.
+real_init() {
+	t=$(mktemp -d "$(pwd -P)/$build/.bench-boot.XXXXXX") || return 1
+	: >"$t/plain" && : >"$t/kf" && : >"$t/plain.cmd" && : >"$t/kf.cmd"
+	for i in $(seq "$reps"); do
+		for m in plain kf; do
+			d=$t/$m.$i
+			mkdir -p "$d"
+			echo "::sysinit:/bin/busybox sh $d/rcS" >"$d/inittab"
+			{
+				echo 'read up _ </proc/uptime; echo $up >'"$d/at"
+				[ $m = plain ] || printf ': >/tmp/kf-done
+n=0; until [ -e %s/boot.json ] || [ $n -ge 600 ]; do /bin/sleep 0.1; n=$((n + 1)); done
+' "$d"
+				echo '/bin/busybox poweroff -f'
+			} >"$d/rcS"
+			if [ $m = plain ]; then
+				set -- /bin/busybox init
+			else
+				set -- "$(pwd -P)/$build/kfootprint" boot -o "$d/boot.json" --until-file /tmp/kf-done --init /bin/busybox -- init
+			fi
+			tests/guest/run --as-init --timeout 300 -- /bin/sh -c '
+				d=$1; shift
+				read up _ </proc/uptime; echo $up >$d/cmd
+				grep -qw overlay /proc/filesystems || modprobe -d "$KF_GUEST_KERNEL_DIR" overlay
+				mkdir -p /tmp/etc/up /tmp/etc/wk && cp "$d/inittab" /tmp/etc/up/inittab &&
+					mount -t overlay overlay -o lowerdir=/etc,upperdir=/tmp/etc/up,workdir=/tmp/etc/wk /etc &&
+					exec "$@"
+				/bin/busybox poweroff -f' sh "$d" "$@" >/dev/null 2>&1
+			if [ -s "$d/at" ] && [ -s "$d/cmd" ]; then
+				cat "$d/at" >>"$t/$m"
+				awk -v a="$(cat "$d/cmd")" -v b="$(cat "$d/at")" 'BEGIN { printf "%.3f\n", b - a }' >>"$t/$m.cmd"
+			else
+				echo "bench: a $m boot did not reach rcS" >&2
+			fi
+		done
+	done
+	p=$(median "$t/plain") k=$(median "$t/kf") pc=$(median "$t/plain.cmd") kc=$(median "$t/kf.cmd")
+	echo "kernel start to rcS, kfootprint boot as the guest's real PID 1 (6.1, TCG), median of $reps boots each"
+	printf '%-34s %8s %16s\n' "" "seconds" "PID 1 to rcS"
+	printf '%-34s %8.3f %16.3f\n' "busybox init" "$p" "$pc"
+	printf '%-34s %8.3f %16.3f   (%.2fx, %.2fx)\n' "kfootprint boot, then busybox init" "$k" "$kc" \
+		"$(awk -v a="$p" -v b="$k" 'BEGIN { print b / a }')" "$(awk -v a="$pc" -v b="$kc" 'BEGIN { print b / a }')"
+	rm -rf "$t"
+}
+
 if [ "${KF_GUEST:-}" != 1 ]; then
+	real_init
+	echo
 	exec tests/guest/run --timeout 900 -- sh bench/boot_time.sh "$build"
 fi
 kf=$(pwd)/$build/kfootprint
 # the guest kernel's overlayfs is a module (tests/guest/README.md)
 grep -qw overlay /proc/filesystems || modprobe -d "$KF_GUEST_KERNEL_DIR" overlay ||
 	{ echo "bench: no overlayfs in the guest" >&2; exit 0; }
-reps=${KF_BENCH_REPS:-5}
 t=$(mktemp -d /tmp/kf-bench.XXXXXX)
-now() { date +%s.%N; }
 # one boot: init reaches rcS, which notes the time, ends the recording (if any) and powers off
 one() { # DIR KF-WRAP...
 	d=$1
@@ -36,7 +92,6 @@ for i in $(seq "$reps"); do
 	one "$t/p" >>"$t/plain"
 	one "$t/k" "$kf" boot -o "$t/k/boot.json" --until-file "$t/k/done" --init >>"$t/kf"
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 p=$(median "$t/plain") k=$(median "$t/kf")
 echo "boot to rcS, busybox init as PID 1 of a pid namespace in the guest (6.1, TCG), median of $reps"
 printf '%-34s %8s\n' "" seconds
