@@ -2,8 +2,9 @@
 # In the guest (the guest suite, tests/guest/suite.sh; alone: make guest GUEST_ONLY=kfuncs), where the kernel
 # traces functions: known paths (an eventfd reaches eventfd_write/eventfd_read, an AF_UNIX socketpair
 # unix_stream_sendmsg/recvmsg, each under its syscall), every call counted (the workload's N rounds give at least
-# N calls), -u USER, and the tracing state identical before and after a run and after a SIGKILL of kfootprint,
-# whose instance the next run removes. Three runs, ptrace backend (no BPF to load): within the suite's budget.
+# N calls), the start pipe's release not counted as the workload's, -u USER, and the tracing state identical before
+# and after a run and after a SIGKILL of kfootprint, whose instance the next run removes. Three runs, ptrace
+# backend (no BPF to load): within the suite's budget.
 # Ctrl-C and -d: tests/guest/long/kfuncs_stop.sh (make check-long).
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
@@ -50,6 +51,9 @@ wait_instance() {
 eq "eventfd: exit status, complete, exhaustive, 0 lost" "0 True True 0" "$? $(jget "$T/efd.json" "d['complete'], d['kernel_functions']['exhaustive'], d['kernel_functions']['lost']" | tr -d '(),')"
 at_least eventfd "$T/efd.json" eventfd_write write 50
 at_least eventfd "$T/efd.json" eventfd_read read 50
+# the pipe that holds the command before its execve is kfootprint's: its release and the inode's eviction are not
+# the workload's (they were, when the child dropped the pipe's last reference)
+eq "eventfd: the start pipe's end is not the workload's (pipe_release, free_pipe_info)" "absent absent" "$(hits "$T/efd.json" pipe_release -) $(hits "$T/efd.json" free_pipe_info -)"
 check "eventfd: the report has a row for write, exhaustive" sh -c "grep -q '^  write: [0-9]* functions, [0-9]* calls: ' '$T/efd.txt' && grep -q '^kernel functions: .* tracer: exhaustive), 0 lost' '$T/efd.txt'"
 eq "run: tracing state as before" "$before" "$(state)"
 
