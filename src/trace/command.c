@@ -92,6 +92,8 @@ static pid_t spawn(int cgroup_fd, bool *placed)
 	return fork();
 }
 
+static int held_read_fd = -1;
+
 pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd)
 {
 	char *path = trace_find_command(opts->argv[0]);
@@ -127,7 +129,14 @@ pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const voi
 		child_exec(opts, path, setup, ctx, pipefd[0]);
 	}
 	free(path);
-	close(pipefd[0]);
+	/*
+	 * Our copy of the read end is kept (until the next command, or our exit), so the child's close before its
+	 * execve only drops a reference: the pipe's release and its inode's eviction (pipe_release, iput, evict and
+	 * the LSM and fsnotify hooks) run here, not as the workload's first kernel functions.
+	 */
+	if (held_read_fd >= 0)
+		close(held_read_fd);
+	held_read_fd = pipefd[0];
 	/* Into the workload's cgroup while it is held: whatever it starts after its execve is in there too. */
 	if (contain_add(opts->contain, pid, placed) < 0) {
 		close(pipefd[1]); /* the child exits 127 without running the command */

@@ -2,7 +2,7 @@
 # In the guest (the guest suite, tests/guest/suite.sh; alone: make guest GUEST_ONLY=kfuncs), where the kernel
 # traces functions: known paths (an eventfd reaches eventfd_write/eventfd_read, an AF_UNIX socketpair
 # unix_stream_sendmsg/recvmsg, each under its syscall), every call counted (the workload's N rounds give at least
-# N calls), -u USER, and the tracing state identical before and after a run and after a SIGKILL of kfootprint,
+# N calls), the start pipe's release not counted as the workload's, -u USER, and the tracing state identical before and after a run and after a SIGKILL of kfootprint,
 # whose instance the next run removes. Two runs, ptrace backend (no BPF to load): within the suite's budget.
 # The second run (both paths) also maps (record --map, the guest's running 6.1 kallsyms): its footprint carries
 # eventfd_write -> fs/eventfd.c -> EVENTFD, and the same kallsyms orders names the host's kernel cannot
@@ -96,6 +96,10 @@ at_least eventfd eventfd_read read 50
 at_least unix unix_stream_sendmsg sendto 40
 at_least unix unix_stream_recvmsg recvfrom 40
 at_least unix unix_socketpair socketpair 1
+# the pipe that holds the command before its execve is kfootprint's: its release and the inode's eviction are not
+# the workload's (they were, when the child dropped the pipe's last reference)
+eq "the start pipe's end is not the workload's (pipe_release, free_pipe_info)" "absent absent" \
+	"$(h=$(v hits.pipe_release); echo "${h:-absent}") $(h=$(v hits.free_pipe_info); echo "${h:-absent}")"
 check "the report has a row for write, exhaustive" sh -c "grep -q '^  write: [0-9]* functions, [0-9]* calls: ' '$T/run.txt' && grep -q '^kernel functions: .* tracer: exhaustive), 0 lost' '$T/run.txt'"
 check "SIGKILL: the next run says it removed the instance" grep -qx "kfootprint: kernel functions: removed the tracing instance 'kfootprint-$(cat "$T/k.pid")' of a kfootprint that is gone (pid $(cat "$T/k.pid"))" "$T/run.err"
 eq "SIGKILL and a run: tracing state as before" "$before" "$(state)"
