@@ -67,8 +67,8 @@ static int read_names(struct footprint *fp, struct inv_running *r, const char *p
 	}
 	strbuf_release(&sb);
 	if (!fp->kfuncs || !fp->kfuncs->nfuncs)
-		return error("--running: '%s': no text symbols (t or T) of vmlinux in %zu lines: not a kallsyms file",
-			     path, lines);
+		return error("--running: %s'%s': no text symbols (t or T) of vmlinux in %zu lines: not a kallsyms file",
+			     given ? "--kallsyms " : "", path, lines);
 	return 0;
 }
 
