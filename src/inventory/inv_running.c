@@ -143,12 +143,18 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 	r->by_order = m->count[KFM_DWARF] + m->count[KFM_KALLSYMS];
 	r->ambiguous = m->count[KFM_AMBIGUOUS];
 	r->unknown = m->count[KFM_UNKNOWN];
+	struct strbuf note = STRBUF_INIT;
 	if (r->release && db->version && !same_series(r->release, db->version))
-		r->note = xasprintf("the running kernel %s is not the database's %s: functions added or renamed since "
-				    "count as unknown, and files added since are missing from the list",
-				    r->release, db->version);
-	else if (!m->kallsyms && m->kallsyms_note)
-		r->note = xasprintf("no symbol order, duplicates stay ambiguous: %s", m->kallsyms_note);
+		strbuf_addf(&note,
+			    "the running kernel %s is not the database's %s: functions added or renamed since count as "
+			    "unknown, and files added since are missing from the list",
+			    r->release, db->version);
+	if (!m->kallsyms && m->kallsyms_note)
+		strbuf_addf(&note, "%sno symbol order, names several files define stay ambiguous: %s",
+			    note.len ? "; " : "", m->kallsyms_note);
+	if (note.len)
+		r->note = strbuf_detach(&note);
+	strbuf_release(&note);
 	seen = xcalloc(db->nfiles + 1, sizeof(*seen));
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct kfm_row *row = &m->rows[i];
