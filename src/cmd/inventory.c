@@ -15,7 +15,7 @@
 #include "util/parse.h"
 
 struct inventory_opts {
-	const char *kernel_src, *config, *build_dir, *vmlinux;
+	const char *kernel_src, *config, *build_dir, *vmlinux, *kallsyms;
 	bool running, no_cache;
 	const char *format, *output, *top;
 };
@@ -31,7 +31,11 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "build-dir", O, build_dir, "DIR", "a built tree: the exact list from its .o.cmd files"),
     OPT_STRING(0, "vmlinux", O, vmlinux, "FILE",
 	       "a debug vmlinux: its DWARF units (what was linked) and functions with line ranges"),
-    OPT_BOOL(0, "running", O, running, "the running kernel: its kallsyms (and /proc/config.gz as the configuration)"),
+    OPT_BOOL(0, "running", O, running,
+	     "the running kernel: its functions (kallsyms) mapped to files through the tree (--kernel-src, with "
+	     "/proc/config.gz as the configuration) or the built-in database"),
+    OPT_STRING(0, "kallsyms", O, kallsyms, "FILE",
+	       "with --running: read the symbols from FILE (a kallsyms dump) instead of /proc/kallsyms"),
     OPT_CHOICE('F', "format", O, format, "FORMAT", inv_renderer_names, "%s (default text)"),
     OPT_STRING('o', "output", O, output, "OUT", "write to OUT instead of standard output, atomically"),
     OPT_STRING(0, "top", O, top, "N", "text and rst: show N rows of each list (default 20, 0: all)"),
@@ -80,6 +84,7 @@ static int cmd_inventory(int argc, char **argv)
 				  .build_dir = o.build_dir,
 				  .vmlinux = o.vmlinux,
 				  .running = o.running,
+				  .kallsyms = o.kallsyms,
 				  .no_cache = o.no_cache};
 	struct inventory *inv = inv_build(&src);
 	int ret = 1;
@@ -116,5 +121,6 @@ const struct kf_command kf_cmd_inventory = {
     .opts_size = sizeof(struct inventory_opts),
     .examples = "  kfootprint inventory --kernel-src /usr/src/linux --config /boot/config-6.1.0-13-amd64 ls.json\n"
 		"  kfootprint inventory --vmlinux /usr/lib/debug/boot/vmlinux-6.1.0-13-amd64 -F json a.json b.json\n"
-		"  kfootprint inventory --kernel-src ~/linux --build-dir ~/linux -F csv -o inv.csv run.json\n",
+		"  kfootprint inventory --kernel-src ~/linux --build-dir ~/linux -F csv -o inv.csv run.json\n"
+		"  kfootprint inventory --running --kernel-src /usr/src/linux-source-6.1 run.json\n",
 };

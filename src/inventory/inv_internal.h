@@ -28,4 +28,11 @@ int inv__dwarf(struct inventory *inv, const char *vmlinux, bool add_files);
 const char *inv__dwarf_func_file(const struct inventory *inv, const char *name);
 void inv__dwarf_free(struct inventory *inv);
 
+/*
+ * The running kernel (inv_running.c): its text symbols mapped to files through the tree's index and function
+ * definitions (cfg: the configuration the index is evaluated with), or the built-in database. -1 after a message.
+ */
+int inv__from_running(struct inventory *inv, const struct inv_sources *src, const struct kt_config *cfg);
+void inv__running_free(struct inv_running *r);
+
 #endif

@@ -11,7 +11,6 @@
 #include <zlib.h>
 
 #include "inventory/inv_internal.h"
-#include "kmap/mapdb.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -301,43 +300,6 @@ static int from_build_dir(struct inventory *inv, const char *dir)
 	return 0;
 }
 
-/*
- * The running kernel alone: kallsyms names functions, not files. The syscalls it has (a T __x64_sys_X, not the
- * weak W stub of a COND_SYSCALL) are placed through the map database: the files that define them.
- */
-static int from_running(struct inventory *inv, const struct mapdb *db)
-{
-	FILE *fp = fopen("/proc/kallsyms", "r");
-	char line[512];
-	struct strbuf syms = STRBUF_INIT;
-
-	if (!fp)
-		return perror_msg("--running: /proc/kallsyms");
-	strbuf_addch(&syms, '\n');
-	while (fgets(line, sizeof(line), fp)) {
-		char type, name[256];
-		if (sscanf(line, "%*s %c %255s", &type, name) == 2 && (type == 'T' || type == 't') &&
-		    !strncmp(name, "__x64_sys_", 10))
-			strbuf_addf(&syms, "%s\n", name + 10);
-	}
-	fclose(fp);
-	for (size_t i = 0; i < db->nsys; i++) {
-		const struct kt_syscall *s = db->sys[i];
-		if (!s->def_name || !s->file)
-			continue;
-		char *key = xasprintf("\n%s\n", s->def_name);
-		if (strstr(syms.buf, key)) {
-			inv__add(inv, s->included_by ? s->included_by : s->file, KT_BUILT_IN);
-			if (s->impl_file)
-				inv__add(inv, s->impl_file, KT_BUILT_IN);
-		}
-		free(key);
-	}
-	strbuf_release(&syms);
-	inv__sort(inv);
-	return 0;
-}
-
 struct inventory *inv_build(const struct inv_sources *src)
 {
 	struct inventory *inv = xcalloc(1, sizeof(*inv));
@@ -374,6 +336,10 @@ struct inventory *inv_build(const struct inv_sources *src)
 		error("--config needs --kernel-src (the tree it configures)");
 		goto fail;
 	}
+	if (src->kallsyms && !src->running) {
+		error("--kallsyms goes with --running (the kernel whose symbols it lists)");
+		goto fail;
+	}
 	if (src->build_dir) {
 		if (from_build_dir(inv, src->build_dir) < 0)
 			goto fail;
@@ -389,25 +355,27 @@ struct inventory *inv_build(const struct inv_sources *src)
 		inv->limits = xstrdup("a vmlinux holds no modules: its list is the built-in part only");
 		if (c)
 			take_options(inv, c);
+	} else if (src->running) {
+		if (inv__from_running(inv, src, cfg) < 0)
+			goto fail;
+		const struct inv_running *r = inv->running;
+		inv->source = xasprintf("running kernel (%s: its functions mapped to files through the %s)", r->symbols,
+					r->database);
+		inv->limits = xasprintf(
+		    "a function's file is known only when the database defines its name once or its symbol order tells "
+		    "which (%zu ambiguous, %zu unknown names are in no file); loaded modules are left out%s",
+		    r->ambiguous, r->unknown, r->note ? ": " : "");
+		if (r->note) {
+			char *l = xasprintf("%s%s", inv->limits, r->note);
+			free(inv->limits);
+			inv->limits = l;
+		}
+		if (c)
+			take_options(inv, c);
 	} else if (c) {
 		add_compiled(inv, c);
 		inv->source =
 		    xasprintf("kernel tree %s with %s (Kbuild evaluated: predicted)", src->kernel_src, inv->config);
-	} else if (src->running) {
-		struct mapdb *db = mapdb_builtin(KF_ABI_X86_64, &err);
-		if (!db) {
-			error("--running: %s", err);
-			free(err);
-			goto fail;
-		}
-		int r = from_running(inv, db);
-		mapdb_free(db);
-		if (r < 0)
-			goto fail;
-		inv->source = xstrdup("running kernel (kallsyms: the files of the syscalls it has compiled in)");
-		inv->limits = xstrdup("kallsyms names functions, not files: only the files that define a syscall the "
-				      "running kernel has are listed (a lower bound), through the built-in database of "
-				      "Linux 6.1");
 	} else {
 		error(
 		    "nothing to inventory: give --kernel-src DIR (with --config FILE), --build-dir DIR, --vmlinux FILE "
@@ -654,5 +622,6 @@ void inv_free(struct inventory *inv)
 	free(inv->limits);
 	kt_config_free(inv->cfg);
 	inv__dwarf_free(inv);
+	inv__running_free(inv->running);
 	free(inv);
 }

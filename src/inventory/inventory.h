@@ -49,6 +49,19 @@ struct inv_group {
 	const char *value; /* options: the configuration's value ("y", "m"), NULL when unknown */
 };
 
+/* --running: how the running kernel's function names were placed in files (inv_running.c). */
+struct inv_running {
+	char *symbols;	/* where the names came from: "/proc/kallsyms" or --kallsyms FILE */
+	char *database; /* "built-in database 6.1.192", or the tree's path and version */
+	char *release;	/* uname -r, or NULL */
+	char *note;	/* the running kernel is not the database's version; why no symbol order; NULL */
+	size_t names;	/* distinct text function names of vmlinux (t and T, without __pfx_/__cfi_ padding) */
+	size_t resolved, ambiguous, unknown; /* placed in one file; several candidates left; not in the database */
+	size_t by_order;		     /* of the resolved, by kallsyms symbol order or DWARF */
+	size_t in_headers;		     /* resolved to a header no unit is known to include: no file listed */
+	size_t modules;			     /* symbols of loaded modules, left out */
+};
+
 struct inventory {
 	char *source;		/* what the compiled list comes from, one line */
 	char *tree;		/* --kernel-src, or NULL */
@@ -71,7 +84,8 @@ struct inventory {
 	uint64_t elsewhere[INV_NBY]; /* placed in a file that is not in the compiled list */
 	/* DWARF */
 	size_t dwarf_units, dwarf_funcs;
-	double seconds; /* to build it, for -v */
+	struct inv_running *running; /* --running's counts, or NULL */
+	double seconds;		     /* to build it, for -v */
 	/* private */
 	struct kt_config *cfg;
 	size_t files_cap;
@@ -87,6 +101,7 @@ struct inv_sources {
 	const char *build_dir;	/* --build-dir */
 	const char *vmlinux;	/* --vmlinux */
 	bool running;		/* --running */
+	const char *kallsyms;	/* --kallsyms: a kallsyms dump in place of /proc/kallsyms */
 	bool no_cache;		/* no SLOC cache */
 };
 

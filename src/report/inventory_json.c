@@ -60,6 +60,23 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 		jsonw_u64_field(w, "dwarf_functions", inv->dwarf_funcs);
 	}
 	jsonw_end_object(w);
+	if (inv->running) {
+		const struct inv_running *r = inv->running;
+		jsonw_name(w, "running");
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "symbols", r->symbols);
+		jsonw_string_field(w, "database", r->database);
+		jsonw_string_field(w, "release", r->release);
+		jsonw_string_field(w, "note", r->note);
+		jsonw_u64_field(w, "names", r->names);
+		jsonw_u64_field(w, "resolved", r->resolved);
+		jsonw_u64_field(w, "resolved_by_order", r->by_order);
+		jsonw_u64_field(w, "ambiguous", r->ambiguous);
+		jsonw_u64_field(w, "unknown", r->unknown);
+		jsonw_u64_field(w, "header_files", r->in_headers);
+		jsonw_u64_field(w, "module_symbols", r->modules);
+		jsonw_end_object(w);
+	}
 	jsonw_name(w, "footprints");
 	jsonw_start_array_inline(w);
 	for (size_t i = 0; i < inv->nfootprints; i++)

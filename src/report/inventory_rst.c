@@ -42,6 +42,12 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 		    t.sloc[KT_BUILT_IN], t.files[KT_BUILT_MODULE], t.sloc[KT_BUILT_MODULE]);
 	text(&sb, inv_sloc_rule);
 	strbuf_addstr(&sb, ".\n\n");
+	if (inv->running)
+		strbuf_addf(&sb,
+			    "Running kernel's functions: %zu names, %zu resolved to a file, %zu ambiguous, %zu "
+			    "unknown.\n\n",
+			    inv->running->names, inv->running->resolved, inv->running->ambiguous,
+			    inv->running->unknown);
 	table(&sb, "Options reached", "   * - Option\n     - Value\n     - Files\n     - SLOC\n     - Observed by\n");
 	for (size_t i = 0; i < inv->nopts; i++) {
 		const struct inv_group *g = &inv->opts[i];

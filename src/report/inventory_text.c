@@ -86,6 +86,13 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	if (inv->dwarf_units)
 		strbuf_addf(sb, "  DWARF: %zu compilation units, %zu function definitions\n", inv->dwarf_units,
 			    inv->dwarf_funcs);
+	if (inv->running) {
+		const struct inv_running *r = inv->running;
+		strbuf_addf(sb,
+			    "  functions: %zu names, %zu resolved to a file (%zu by symbol order), %zu ambiguous, %zu "
+			    "unknown; %zu header files left out, %zu module symbols left out\n",
+			    r->names, r->resolved, r->by_order, r->ambiguous, r->unknown, r->in_headers, r->modules);
+	}
 	if (inv->limits)
 		strbuf_addf(sb, "  limits: %s\n", inv->limits);
 	strbuf_addf(sb, "  SLOC: %s\n", inv_sloc_rule);
