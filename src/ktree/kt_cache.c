@@ -40,69 +40,35 @@ char *kt_cache_file(const char *srcdir, const char *arch)
 
 /* ---- writing ---- */
 
-static void put_u64(struct strbuf *sb, uint64_t v)
-{
-	unsigned char b[8];
-
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-	strbuf_add(sb, b, 8);
-}
-
-static void put_str(struct strbuf *sb, const char *s)
-{
-	if (!s) {
-		put_u64(sb, UINT64_MAX);
-		return;
-	}
-	size_t n = strlen(s);
-	put_u64(sb, n);
-	strbuf_add(sb, s, n);
-}
-
 static void put_strv(struct strbuf *sb, const struct kt_strv *sv)
 {
-	put_u64(sb, sv ? sv->n : 0);
+	kt_put_u64(sb, sv ? sv->n : 0);
 	for (size_t i = 0; sv && i < sv->n; i++)
-		put_str(sb, sv->v[i]);
+		kt_put_str(sb, sv->v[i]);
 }
 
 static void put_conds(struct strbuf *sb, const struct kt_condv *cv)
 {
-	put_u64(sb, cv->n);
+	kt_put_u64(sb, cv->n);
 	for (size_t i = 0; i < cv->n; i++) {
 		const struct kt_cond *c = &cv->v[i];
-		put_u64(sb, (uint64_t)c->kind | (uint64_t)c->negated << 8 | (uint64_t)c->holds << 9);
-		put_str(sb, c->option);
-		put_str(sb, c->expr);
-		put_str(sb, c->where);
-		put_u64(sb, c->nsymbols);
+		kt_put_u64(sb, (uint64_t)c->kind | (uint64_t)c->negated << 8 | (uint64_t)c->holds << 9);
+		kt_put_str(sb, c->option);
+		kt_put_str(sb, c->expr);
+		kt_put_str(sb, c->where);
+		kt_put_u64(sb, c->nsymbols);
 		for (size_t j = 0; j < c->nsymbols; j++)
-			put_str(sb, c->symbols[j]);
+			kt_put_str(sb, c->symbols[j]);
 	}
-}
-
-static void put_stat(struct strbuf *sb, const char *srcdir, const char *rel)
-{
-	char *p = kt_path(srcdir, rel);
-	struct stat st;
-
-	if (stat(p, &st) != 0)
-		memset(&st, 0, sizeof(st));
-	free(p);
-	put_str(sb, rel);
-	put_u64(sb, (uint64_t)st.st_mtim.tv_sec);
-	put_u64(sb, (uint64_t)st.st_mtim.tv_nsec);
-	put_u64(sb, (uint64_t)st.st_size);
 }
 
 static void put_rev(struct strbuf *sb, const struct kt_map *m)
 {
-	put_u64(sb, m->len);
+	kt_put_u64(sb, m->len);
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
-		put_str(sb, m->keys[i]);
+		kt_put_str(sb, m->keys[i]);
 		put_strv(sb, m->vals[i]);
 	}
 }
@@ -113,54 +79,54 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, MAGIC);
-	put_str(&sb, srcdir);
-	put_str(&sb, arch);
-	put_u64(&sb, sc->seen.n + kc->seen.n);
+	kt_put_str(&sb, srcdir);
+	kt_put_str(&sb, arch);
+	kt_put_u64(&sb, sc->seen.n + kc->seen.n);
 	for (size_t i = 0; i < sc->seen.n; i++)
-		put_stat(&sb, srcdir, sc->seen.v[i]);
+		kt_put_stat(&sb, srcdir, sc->seen.v[i]);
 	for (size_t i = 0; i < kc->seen.n; i++)
-		put_stat(&sb, srcdir, kc->seen.v[i]);
+		kt_put_stat(&sb, srcdir, kc->seen.v[i]);
 
-	put_u64(&sb, sc->ndefs);
+	kt_put_u64(&sb, sc->ndefs);
 	for (size_t i = 0; i < sc->ndefs; i++) {
 		const struct kt_def *d = &sc->defs[i];
-		put_str(&sb, d->name);
-		put_str(&sb, d->macro);
-		put_u64(&sb, d->compat);
-		put_str(&sb, d->file);
-		put_u64(&sb, (uint64_t)d->line);
+		kt_put_str(&sb, d->name);
+		kt_put_str(&sb, d->macro);
+		kt_put_u64(&sb, d->compat);
+		kt_put_str(&sb, d->file);
+		kt_put_u64(&sb, (uint64_t)d->line);
 		put_conds(&sb, &d->conds);
-		put_str(&sb, d->calls_ksys);
+		kt_put_str(&sb, d->calls_ksys);
 	}
-	put_u64(&sb, sc->nincs);
+	kt_put_u64(&sb, sc->nincs);
 	for (size_t i = 0; i < sc->nincs; i++) {
-		put_str(&sb, sc->incs[i].file);
-		put_str(&sb, sc->incs[i].by);
-		put_u64(&sb, (uint64_t)sc->incs[i].line);
+		kt_put_str(&sb, sc->incs[i].file);
+		kt_put_str(&sb, sc->incs[i].by);
+		kt_put_u64(&sb, (uint64_t)sc->incs[i].line);
 		put_conds(&sb, &sc->incs[i].conds);
 	}
 	put_strv(&sb, &sc->cond_syscalls);
 	put_strv(&sb, &sc->arch_want);
 	for (size_t i = 0; i < sc->arch_want.n; i++)
 		put_conds(&sb, &sc->arch_want_conds[i]);
-	put_u64(&sb, sc->files_read);
-	put_u64(&sb, sc->bytes_read);
+	kt_put_u64(&sb, sc->files_read);
+	kt_put_u64(&sb, sc->bytes_read);
 
-	put_u64(&sb, kc->opts.len);
+	kt_put_u64(&sb, kc->opts.len);
 	for (size_t i = 0; i < kc->opts.cap; i++) {
 		const struct kt_option *o = kc->opts.vals[i];
 		if (!kc->opts.keys[i])
 			continue;
-		put_str(&sb, o->name);
-		put_str(&sb, o->file);
-		put_u64(&sb, (uint64_t)o->line);
-		put_str(&sb, o->type);
-		put_str(&sb, o->prompt);
-		put_str(&sb, o->prompt_if);
-		put_str(&sb, o->depends);
-		put_str(&sb, o->defaults);
-		put_str(&sb, o->help);
-		put_u64(&sb, (uint64_t)o->ndefinitions);
+		kt_put_str(&sb, o->name);
+		kt_put_str(&sb, o->file);
+		kt_put_u64(&sb, (uint64_t)o->line);
+		kt_put_str(&sb, o->type);
+		kt_put_str(&sb, o->prompt);
+		kt_put_str(&sb, o->prompt_if);
+		kt_put_str(&sb, o->depends);
+		kt_put_str(&sb, o->defaults);
+		kt_put_str(&sb, o->help);
+		kt_put_u64(&sb, (uint64_t)o->ndefinitions);
 		const struct kt_option_raw *r = kt_option_raw(kc, o->name);
 		put_strv(&sb, r ? &r->selects : NULL);
 		put_strv(&sb, r ? &r->implies : NULL);
@@ -168,8 +134,8 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 	}
 	put_rev(&sb, &kc->rsel);
 	put_rev(&sb, &kc->rimp);
-	put_u64(&sb, kc->nentries);
-	put_u64(&sb, kc->nfiles);
+	kt_put_u64(&sb, kc->nentries);
+	kt_put_u64(&sb, kc->nfiles);
 	strbuf_addstr(&sb, "end\n");
 
 	int rc = -1;
@@ -212,28 +178,10 @@ out:
 
 /* ---- reading ---- */
 
-struct rd {
-	const char *p, *end;
-	bool bad;
-};
-
-static uint64_t get_u64(struct rd *r)
-{
-	if (r->bad || r->end - r->p < 8) {
-		r->bad = true;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
-	r->p += 8;
-	return v;
-}
-
 /* A count that must fit the remaining bytes (each element takes at least 8). */
-static size_t get_count(struct rd *r)
+static size_t get_count(struct kt_rd *r)
 {
-	uint64_t n = get_u64(r);
+	uint64_t n = kt_get_u64(r);
 
 	if (n > (uint64_t)(r->end - r->p) / 8) {
 		r->bad = true;
@@ -242,9 +190,9 @@ static size_t get_count(struct rd *r)
 	return (size_t)n;
 }
 
-static char *get_str(struct rd *r)
+static char *get_str(struct kt_rd *r)
 {
-	uint64_t n = get_u64(r);
+	uint64_t n = kt_get_u64(r);
 
 	if (r->bad || n == UINT64_MAX)
 		return NULL;
@@ -257,7 +205,7 @@ static char *get_str(struct rd *r)
 	return s;
 }
 
-static void get_strv(struct rd *r, struct kt_strv *sv)
+static void get_strv(struct kt_rd *r, struct kt_strv *sv)
 {
 	size_t n = get_count(r);
 
@@ -268,13 +216,13 @@ static void get_strv(struct rd *r, struct kt_strv *sv)
 	}
 }
 
-static void get_conds(struct rd *r, struct kt_condv *cv)
+static void get_conds(struct kt_rd *r, struct kt_condv *cv)
 {
 	size_t n = get_count(r);
 
 	for (size_t i = 0; i < n && !r->bad; i++) {
 		struct kt_cond c = {0};
-		uint64_t f = get_u64(r);
+		uint64_t f = kt_get_u64(r);
 		c.kind = (enum kt_cond_kind)(f & 0xff);
 		c.negated = (f >> 8) & 1;
 		c.holds = (f >> 9) & 1;
@@ -295,10 +243,10 @@ static void get_conds(struct rd *r, struct kt_condv *cv)
 	}
 }
 
-static bool stat_matches(struct rd *r, const char *srcdir)
+static bool stat_matches(struct kt_rd *r, const char *srcdir)
 {
 	char *rel = get_str(r);
-	uint64_t sec = get_u64(r), nsec = get_u64(r), size = get_u64(r);
+	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
 
 	if (r->bad || !rel) {
 		free(rel);
@@ -317,7 +265,7 @@ static bool stat_matches(struct rd *r, const char *srcdir)
 	return ok;
 }
 
-static void get_rev(struct rd *r, struct kt_map *m)
+static void get_rev(struct kt_rd *r, struct kt_map *m)
 {
 	size_t n = get_count(r);
 
@@ -341,7 +289,7 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 
 	if (!buf)
 		return -1;
-	struct rd r = {.p = buf, .end = buf + len};
+	struct kt_rd r = {.p = buf, .end = buf + len};
 	size_t ml = strlen(MAGIC);
 	if (len < ml || memcmp(buf, MAGIC, ml) != 0) {
 		free(buf);
@@ -371,9 +319,9 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		memset(d, 0, sizeof(*d));
 		d->name = get_str(&r);
 		d->macro = get_str(&r);
-		d->compat = get_u64(&r) != 0;
+		d->compat = kt_get_u64(&r) != 0;
 		d->file = get_str(&r);
-		d->line = (int)get_u64(&r);
+		d->line = (int)kt_get_u64(&r);
 		get_conds(&r, &d->conds);
 		d->calls_ksys = get_str(&r);
 		if (!d->name || !d->macro || !d->file)
@@ -386,7 +334,7 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		memset(inc, 0, sizeof(*inc));
 		inc->file = get_str(&r);
 		inc->by = get_str(&r);
-		inc->line = (int)get_u64(&r);
+		inc->line = (int)kt_get_u64(&r);
 		get_conds(&r, &inc->conds);
 		if (!inc->file || !inc->by)
 			r.bad = true;
@@ -396,22 +344,22 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 	sc->arch_want_conds = xcalloc(sc->arch_want.n ? sc->arch_want.n : 1, sizeof(*sc->arch_want_conds));
 	for (size_t i = 0; i < sc->arch_want.n && !r.bad; i++)
 		get_conds(&r, &sc->arch_want_conds[i]);
-	sc->files_read = (size_t)get_u64(&r);
-	sc->bytes_read = (size_t)get_u64(&r);
+	sc->files_read = (size_t)kt_get_u64(&r);
+	sc->bytes_read = (size_t)kt_get_u64(&r);
 
 	n = get_count(&r);
 	for (size_t i = 0; i < n && !r.bad; i++) {
 		struct kt_option *o = xcalloc(1, sizeof(*o));
 		o->name = get_str(&r);
 		o->file = get_str(&r);
-		o->line = (int)get_u64(&r);
+		o->line = (int)kt_get_u64(&r);
 		o->type = get_str(&r);
 		o->prompt = get_str(&r);
 		o->prompt_if = get_str(&r);
 		o->depends = get_str(&r);
 		o->defaults = get_str(&r);
 		o->help = get_str(&r);
-		o->ndefinitions = (int)get_u64(&r);
+		o->ndefinitions = (int)kt_get_u64(&r);
 		struct kt_option_raw *raw = xcalloc(1, sizeof(*raw));
 		get_strv(&r, &raw->selects);
 		get_strv(&r, &raw->implies);
@@ -436,8 +384,8 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 	}
 	get_rev(&r, &kc->rsel);
 	get_rev(&r, &kc->rimp);
-	kc->nentries = (size_t)get_u64(&r);
-	kc->nfiles = (size_t)get_u64(&r);
+	kc->nentries = (size_t)kt_get_u64(&r);
+	kc->nfiles = (size_t)kt_get_u64(&r);
 	if (r.bad || r.end - r.p != 4 || memcmp(r.p, "end\n", 4) != 0) {
 		kt_scan_release(sc);
 		kt_kconfig_release(kc);

@@ -522,23 +522,6 @@ static void finish(struct kt_fdefs *d)
 
 /* ---- cache ---- */
 
-static void put_u64(struct strbuf *sb, uint64_t v)
-{
-	unsigned char b[8];
-
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-	strbuf_add(sb, b, 8);
-}
-
-static void put_str(struct strbuf *sb, const char *s)
-{
-	size_t n = strlen(s);
-
-	put_u64(sb, n);
-	strbuf_add(sb, s, n);
-}
-
 static char *cache_file(const char *srcdir, const char *arch)
 {
 	char *dir = kt_cache_dir(), *f;
@@ -555,47 +538,33 @@ static char *cache_file(const char *srcdir, const char *arch)
 	return f;
 }
 
-static void put_stat(struct strbuf *sb, const char *srcdir, const char *rel)
-{
-	char *p = kt_path(srcdir, rel);
-	struct stat st;
-
-	if (stat(p, &st) != 0)
-		memset(&st, 0, sizeof(st));
-	free(p);
-	put_str(sb, rel);
-	put_u64(sb, (uint64_t)st.st_mtim.tv_sec);
-	put_u64(sb, (uint64_t)st.st_mtim.tv_nsec);
-	put_u64(sb, (uint64_t)st.st_size);
-}
-
 static void cache_save(const struct kt_fdefs *d, const char *file)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct atomic_file af;
 
 	strbuf_addstr(&sb, MAGIC);
-	put_str(&sb, d->srcdir);
-	put_str(&sb, d->arch);
-	put_u64(&sb, d->seen.n);
+	kt_put_str(&sb, d->srcdir);
+	kt_put_str(&sb, d->arch);
+	kt_put_u64(&sb, d->seen.n);
 	for (size_t i = 0; i < d->seen.n; i++)
-		put_stat(&sb, d->srcdir, d->seen.v[i]);
-	put_u64(&sb, d->files.n);
+		kt_put_stat(&sb, d->srcdir, d->seen.v[i]);
+	kt_put_u64(&sb, d->files.n);
 	for (size_t i = 0; i < d->files.n; i++)
-		put_str(&sb, d->files.v[i]);
-	put_u64(&sb, d->pool.len);
+		kt_put_str(&sb, d->files.v[i]);
+	kt_put_u64(&sb, d->pool.len);
 	strbuf_add(&sb, d->pool.buf, d->pool.len);
-	put_u64(&sb, d->nraw);
+	kt_put_u64(&sb, d->nraw);
 	for (size_t i = 0; i < d->nraw; i++) {
-		put_u64(&sb, d->raw[i].name);
-		put_u64(&sb, (uint64_t)d->raw[i].file << 32 | (uint32_t)d->raw[i].line);
-		put_u64(&sb, d->raw[i].via);
+		kt_put_u64(&sb, d->raw[i].name);
+		kt_put_u64(&sb, (uint64_t)d->raw[i].file << 32 | (uint32_t)d->raw[i].line);
+		kt_put_u64(&sb, d->raw[i].via);
 	}
-	put_u64(&sb, d->st.files);
-	put_u64(&sb, d->st.bytes);
-	put_u64(&sb, d->st.by_macro);
-	put_u64(&sb, d->st.unparsed);
-	put_str(&sb, d->st.unparsed_top);
+	kt_put_u64(&sb, d->st.files);
+	kt_put_u64(&sb, d->st.bytes);
+	kt_put_u64(&sb, d->st.by_macro);
+	kt_put_u64(&sb, d->st.unparsed);
+	kt_put_str(&sb, d->st.unparsed_top);
 	strbuf_addstr(&sb, "end\n");
 
 	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
@@ -619,29 +588,10 @@ static void cache_save(const struct kt_fdefs *d, const char *file)
 	strbuf_release(&sb);
 }
 
-struct rd {
-	const char *p, *end;
-	bool bad;
-};
-
-static uint64_t get_u64(struct rd *r)
-{
-	uint64_t v = 0;
-
-	if (r->bad || r->end - r->p < 8) {
-		r->bad = true;
-		return 0;
-	}
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
-	r->p += 8;
-	return v;
-}
-
 /* A string's bytes in place (not NUL-terminated): *n its length. */
-static const char *get_bytes(struct rd *r, size_t *n)
+static const char *get_bytes(struct kt_rd *r, size_t *n)
 {
-	uint64_t len = get_u64(r);
+	uint64_t len = kt_get_u64(r);
 	const char *s = r->p;
 
 	if (r->bad || len > (uint64_t)(r->end - r->p)) {
@@ -654,7 +604,7 @@ static const char *get_bytes(struct rd *r, size_t *n)
 	return s;
 }
 
-static char *get_str(struct rd *r)
+static char *get_str(struct kt_rd *r)
 {
 	size_t n;
 	const char *s = get_bytes(r, &n);
@@ -662,10 +612,10 @@ static char *get_str(struct rd *r)
 	return xstrndup(s, n);
 }
 
-static bool stat_ok(struct rd *r, const char *srcdir)
+static bool stat_ok(struct kt_rd *r, const char *srcdir)
 {
 	char *rel = get_str(r);
-	uint64_t sec = get_u64(r), nsec = get_u64(r), size = get_u64(r);
+	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
 	char *p = kt_path(srcdir, rel);
 	struct stat st;
 	bool ok;
@@ -684,12 +634,12 @@ static int cache_load(struct kt_fdefs *d, const char *file)
 {
 	size_t len, ml = strlen(MAGIC);
 	char *buf = kt_read_file(file, &len);
-	struct rd r;
+	struct kt_rd r;
 	int rc = -1;
 
 	if (!buf)
 		return -1;
-	r = (struct rd){buf, buf + len, false};
+	r = (struct kt_rd){buf, buf + len, false};
 	if (len < ml || memcmp(buf, MAGIC, ml))
 		goto out;
 	r.p += ml;
@@ -699,13 +649,13 @@ static int cache_load(struct kt_fdefs *d, const char *file)
 	free(s2);
 	if (!same)
 		goto out;
-	uint64_t n = get_u64(&r);
+	uint64_t n = kt_get_u64(&r);
 	if (n > len)
 		goto out;
 	for (uint64_t i = 0; i < n; i++)
 		if (!stat_ok(&r, d->srcdir))
 			goto out;
-	n = get_u64(&r);
+	n = kt_get_u64(&r);
 	if (n > len)
 		goto out;
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
@@ -718,14 +668,14 @@ static int cache_load(struct kt_fdefs *d, const char *file)
 	if (pn && pool[pn - 1] != '\0')
 		r.bad = true;
 	strbuf_add(&d->pool, pool, pn);
-	n = get_u64(&r);
+	n = kt_get_u64(&r);
 	if (n > len / 24)
 		goto out;
 	d->raw = xcalloc(n ? n : 1, sizeof(*d->raw));
 	d->capraw = n ? n : 1;
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
 		struct raw *w = &d->raw[d->nraw++];
-		uint64_t nm = get_u64(&r), fl = get_u64(&r), via = get_u64(&r);
+		uint64_t nm = kt_get_u64(&r), fl = kt_get_u64(&r), via = kt_get_u64(&r);
 		w->name = (uint32_t)nm;
 		w->file = (uint32_t)(fl >> 32);
 		w->line = (int32_t)(uint32_t)fl;
@@ -733,10 +683,10 @@ static int cache_load(struct kt_fdefs *d, const char *file)
 		if (nm >= pn || w->file >= d->files.n || via >= sizeof(vias) / sizeof(vias[0]))
 			r.bad = true;
 	}
-	d->st.files = (size_t)get_u64(&r);
-	d->st.bytes = (size_t)get_u64(&r);
-	d->st.by_macro = (size_t)get_u64(&r);
-	d->st.unparsed = (size_t)get_u64(&r);
+	d->st.files = (size_t)kt_get_u64(&r);
+	d->st.bytes = (size_t)kt_get_u64(&r);
+	d->st.by_macro = (size_t)kt_get_u64(&r);
+	d->st.unparsed = (size_t)kt_get_u64(&r);
 	char *top = get_str(&r);
 	snprintf(d->st.unparsed_top, sizeof(d->st.unparsed_top), "%s", top);
 	free(top);

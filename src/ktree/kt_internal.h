@@ -299,4 +299,19 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 int kt_cache_save(const char *file, const char *srcdir, const char *arch, const struct kt_scan *sc,
 		  const struct kt_kconfig *kc, char **err);
 
+/*
+ * The binary cache files' encoding (kt_cache.c, kt_fdefs.c): little-endian u64s; a string is its length then its
+ * bytes (NULL: length UINT64_MAX); a tree file is its path, mtime and size, so a changed file is seen.
+ */
+struct strbuf;
+void kt_put_u64(struct strbuf *sb, uint64_t v);
+void kt_put_str(struct strbuf *sb, const char *s);
+void kt_put_stat(struct strbuf *sb, const char *srcdir, const char *rel);
+/* A reader of that encoding: bad is set at the first read past the end, and every later read gives 0. */
+struct kt_rd {
+	const char *p, *end;
+	bool bad;
+};
+uint64_t kt_get_u64(struct kt_rd *r);
+
 #endif

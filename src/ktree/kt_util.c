@@ -10,6 +10,7 @@
 
 #include "ktree/kt_internal.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static uint64_t hash_str(const char *s)
@@ -231,4 +232,52 @@ void kt_logical_line(const char **l, struct strbuf *ln, int *lineno, const char 
 		strbuf_addstr(ln, sep);
 	}
 	*l = s;
+}
+
+void kt_put_u64(struct strbuf *sb, uint64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	strbuf_add(sb, b, 8);
+}
+
+void kt_put_str(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		kt_put_u64(sb, UINT64_MAX);
+		return;
+	}
+	size_t n = strlen(s);
+	kt_put_u64(sb, n);
+	strbuf_add(sb, s, n);
+}
+
+void kt_put_stat(struct strbuf *sb, const char *srcdir, const char *rel)
+{
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+
+	if (stat(p, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	free(p);
+	kt_put_str(sb, rel);
+	kt_put_u64(sb, (uint64_t)st.st_mtim.tv_sec);
+	kt_put_u64(sb, (uint64_t)st.st_mtim.tv_nsec);
+	kt_put_u64(sb, (uint64_t)st.st_size);
+}
+
+uint64_t kt_get_u64(struct kt_rd *r)
+{
+	uint64_t v = 0;
+
+	if (r->bad || r->end - r->p < 8) {
+		r->bad = true;
+		return 0;
+	}
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
+	r->p += 8;
+	return v;
 }
