@@ -10,25 +10,12 @@
 # Ctrl-C and -d: tests/guest/long/kfuncs_stop.sh (make check-long).
 KF_TOP=${KF_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 . "$KF_TOP/tests/lib.sh"
-TR=/sys/kernel/tracing
+. "$KF_TOP/tests/guest/tracing.sh"
 
 if ! grep -qw function $TR/available_tracers 2>/dev/null; then
 	skip kfuncs_paths "this kernel cannot trace functions ($(uname -r)): run it in the guest, tests/guest/run"
 	exit 0
 fi
-# state: every file of the top instance a run could touch, and the instances. The top buffer is allocated small at
-# boot and expanded by the kernel the first time any tracer or instance is used ("7 (expanded: 1408)" becomes
-# "1410", rounded up to pages): once per boot, whoever comes first, trace-cmd as well; compared in 16 KB units.
-state() {
-	ls $TR/instances
-	printf 'buffer_size_kb: %s\n' "$(sed 's/.*(expanded: \([0-9]*\))/\1/' $TR/buffer_size_kb | awk '{ print int(($1 + 8) / 16) * 16 }')"
-	for f in current_tracer set_ftrace_pid set_event_pid tracing_on trace_clock set_ftrace_filter \
-		set_ftrace_notrace set_event options/function-fork options/event-fork options/funcgraph-irqs \
-		events/raw_syscalls/sys_enter/enable events/raw_syscalls/sys_exit/enable; do
-		printf '%s: %s\n' "$f" "$(head -c 400 $TR/$f 2>&1 | tr '\n' ' ')"
-	done
-	grep -c . $TR/enabled_functions
-}
 before=$(state)
 # facts FILE [OUT]: what the checks read from a footprint, as lines "KEY VALUE" in $T/v (a python3 start costs
 # seconds under TCG: one a footprint); with OUT, the footprint with carrier_show and m_show added, written there
@@ -61,15 +48,6 @@ at_least() {
 	absent) not_ok "$1: $2 not recorded" ;;
 	*) if [ "${h%%:*}" -ge "$4" ] && [ "${h#*:}" -ge "$4" ]; then ok "$1: $2 under $3 ($h)"; else not_ok "$1: $2 under $3: $h, expected $4 at least"; fi ;;
 	esac
-}
-
-# wait_instance PIDFILE: until kfootprint's tracing instance exists (its set-up takes seconds under TCG)
-wait_instance() {
-	i=0
-	while [ $i -lt 240 ] && ! [ -d "$TR/instances/kfootprint-$(cat "$1" 2>/dev/null)" ]; do
-		sleep 0.5
-		i=$((i + 1))
-	done
 }
 
 # SIGKILL: the instance stays; the next run removes it and says so
