@@ -29,10 +29,12 @@ for n in ("exit", "exit_group"):
     st.pop(n, None)
     kf.pop(n, None)
 if sys.argv[3] == "signals":
-    # rt_sigreturn "fails" when the call its signal interrupted did: which call SIGCHLD lands in is timing.
+    # rt_sigreturn "fails" when the call its signal interrupted did: which call SIGCHLD lands in is timing; and
+    # how many SIGCHLDs the shell handles is timing too (children ending close together are one pending signal):
+    # both runs must have handled signals, not the same number of them.
     for d in (st, kf):
         if "rt_sigreturn" in d:
-            d["rt_sigreturn"] = (d["rt_sigreturn"][0], 0)
+            d["rt_sigreturn"] = ("some", 0)
 if sys.argv[3] in ("exact", "signals"):
     diff = ["%s: strace %s, kfootprint %s" % (n, st.get(n), kf.get(n)) for n in sorted(set(st) | set(kf)) if st.get(n) != kf.get(n)]
 else:
