@@ -6,6 +6,10 @@ set -u
 KF="$KF_TOP/$KF_BUILD/kfootprint"
 KF_ASAN_BIN="${KF_ASAN:+$KF_TOP/$KF_ASAN/kfootprint}"
 WL="$KF_TOP/$KF_BUILD/workloads"
+# Debian's python3 as a workload: the one in PATH may be a wrapper script (pyenv's shims are bash scripts that
+# start more programs, which look up users and so try nscd's socket).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
 T=$(mktemp -d /tmp/kf-it.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 

@@ -5,9 +5,6 @@
 # unannotated files comparing equal, and bad inputs as one line with exit 2.
 . "$(dirname "$0")/../lib.sh"
 
-# Debian's python3, not a wrapper script in PATH (pyenv's shims are bash scripts that start more programs)
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=$(command -v python3)
 rec() {
 	out=$1
 	shift
@@ -16,8 +13,8 @@ rec() {
 }
 rec ls.json ls /
 rec lsl.json ls -l /
-rec pass.json "$PY" -c pass
-rec sock.json "$PY" -c 'import socket; socket.socket().close()'
+rec pass.json "$PY" -I -S -c pass
+rec sock.json "$PY" -I -S -c 'import socket; socket.socket().close()'
 rec loop2.json sh -c 'i=0; while [ $i -lt 2 ]; do /bin/true; i=$((i+1)); done'
 rec loop40.json sh -c 'i=0; while [ $i -lt 40 ]; do /bin/true; i=$((i+1)); done'
 "$KF" record -b ptrace --map -o "$T/ls-map.json" --report /dev/null -- ls / >/dev/null 2>&1

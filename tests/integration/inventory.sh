@@ -15,8 +15,8 @@ export XDG_CACHE_HOME="$T/cache"
 candidate() { grep -q "^  candidate CONFIG_$2 " "$1"; }
 
 # --- a real workload: python3 writes to an eventfd and opens no socket --------------------------------------
-# -I -S: without HOME (CI runs without it), site.py asks the password database, and glibc tries nscd's socket.
-if "$KF" -b ptrace -o "$T/efd.json" -- python3 -I -S -c 'import os; fd = os.eventfd(0); os.eventfd_write(fd, 1)' \
+# $PY, not a wrapper in PATH; -I -S: without HOME, site.py asks the password database, and glibc tries nscd.
+if "$KF" -b ptrace -o "$T/efd.json" -- "$PY" -I -S -c 'import os; fd = os.eventfd(0); os.eventfd_write(fd, 1)' \
 	>/dev/null 2>"$T/rec.err"; then
 	ok "record python3 using eventfd"
 else
