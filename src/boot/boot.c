@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,24 @@
 #include "util/xalloc.h"
 
 #define RECORDER_COMM "kfootprint-boot"
+
+/*
+ * -v: each step of the hand-off on the kernel's clock (CLOCK_BOOTTIME, as /proc/uptime and printk's times
+ * count), so that a boot's log says where the time before init went (make bench-boot, README).
+ */
+__attribute__((format(printf, 1, 2))) static void mark(const char *fmt, ...)
+{
+	struct timespec ts;
+	char what[128];
+	va_list ap;
+
+	if (!kf_verbose || clock_gettime(CLOCK_BOOTTIME, &ts))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	debug("boot: %lld.%03ld s: %s", (long long)ts.tv_sec, ts.tv_nsec / 1000000, what);
+}
 
 void boot_env_opts(struct boot_opts *o)
 {
@@ -103,6 +122,7 @@ static void attached(pid_t tgid)
 {
 	(void)tgid;
 	if (ready_fd >= 0) {
+		mark(tgid ? "recorder attached, init released" : "recorder gave up, init released");
 		(void)!write(ready_fd, "1", 1);
 		close(ready_fd);
 		ready_fd = -1;
@@ -209,6 +229,7 @@ static int record(const struct boot_opts *o)
 		fp->backend = xstrdup(be->name);
 		fp->label = xstrdup("boot");
 		fp->complete = true;
+		mark("recorder starts the %s backend", names[i]);
 		rc = be->run(&t, fp);
 	}
 	/* the recorder could not attach: init runs anyway, now */
@@ -232,6 +253,7 @@ static void recorder(const struct boot_opts *o, int fd)
 	pthread_t watcher;
 
 	ready_fd = fd;
+	mark("recorder forked");
 	prctl(PR_SET_NAME, RECORDER_COMM);
 	/* a session of its own: init's is not ours to share, nor its terminal signals */
 	setsid();
@@ -256,6 +278,7 @@ int boot_run(const struct boot_opts *o)
 	int p[2];
 	pid_t child;
 
+	mark("kfootprint boot runs as PID 1");
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		perror_msg("boot: pipe");
 		return exec_init(o);
@@ -277,6 +300,7 @@ int boot_run(const struct boot_opts *o)
 			(void)!read(p[0], &c, 1);
 	}
 	close(p[0]);
+	mark("PID 1 execs init");
 	return exec_init(o);
 }
 
