@@ -22,6 +22,7 @@ fi
 
 # boot NAME RCS_TAIL KFOPTS...: runs busybox init under kfootprint boot; rcS makes the tree, then RCS_TAIL
 # (how recording ends), then says it ran and powers off. $T/NAME/ holds rcS, inittab, ran, the footprint.
+# INIT=PROGRAM: kfootprint boot execs PROGRAM with busybox init's command line as its arguments.
 boot() {
 	name=$1 tail=$2
 	shift 2
@@ -39,7 +40,7 @@ EOS
 	echo "::sysinit:/bin/sh $d/rcS" >"$d/up/inittab"
 	timeout 60 unshare -pfm --mount-proc sh -c \
 		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && exec \"\$@\"" sh \
-		${WRAP:-} "$KF" boot "$@" --init $busybox -- init </dev/null >"$d/out" 2>&1
+		${WRAP:-} "$KF" boot "$@" --init "${INIT:-$busybox}" -- ${INIT:+$busybox} init </dev/null >"$d/out" 2>&1
 }
 # tree FILE: "pid ppid comm exit" of each process, and the first one's exec chain
 tree() {
@@ -77,6 +78,19 @@ pid1 execs 1 exe $(readlink -f $busybox) argv $busybox init"
 	check "the tree report renders it" sh -c "'$KF' report -F tree '$T/file/boot.json' | grep -q 'false.*exit 1'"
 else
 	not_ok "until-file: no footprint: $(cat "$T/file/out")"
+fi
+
+# The first syscall of the init kfootprint boot execs is recorded: first_init (tests/guest/first_init.c) makes
+# the boot's only getcpu as its first instruction, then execs busybox init.
+if gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie -o "$T/first_init" \
+	"$KF_TOP/tests/guest/first_init.c" 2>"$T/first_init.err"; then
+	INIT=$T/first_init boot first ": >$T/first/done; while [ ! -e '$T/first/boot.json' ]; do :; done" \
+		-o "$T/first/boot.json" --until-file "$T/first/done"
+	eq "first syscall: init's first call (getcpu) is PID 1's, once; PID 1 execs first_init then busybox" \
+		"1 1 2 busybox" "$(jget "$T/first/boot.json" '" ".join(str(x) for x in (sum(p["syscalls"].get("getcpu", {}).get("calls", 0) for p in d["processes"]), d["processes"][0]["syscalls"].get("getcpu", {}).get("calls", 0), d["processes"][0]["execs"], d["processes"][0]["comm"]))' 2>&1)"
+	eq "first syscall: the boot went on" "ran" "$(cat "$T/first/ran" 2>/dev/null)"
+else
+	not_ok "first syscall: first_init.c does not build: $(head -n1 "$T/first_init.err")"
 fi
 
 # The guest runs the tree case only (tests/guest/t/boot.sh: a minute under TCG for all of them)

@@ -5,7 +5,9 @@
 # Two boots of ~10-20 s each:
 #   A. options from the kernel command line (kfootprint_until_file=), the default output under /var/log on the
 #      read-only root: rcS makes a tree, ends the recording, waits, then bind-mounts a writable directory on
-#      /var/log; the footprint must appear there (kept in memory meanwhile), with exactly rcS's tree.
+#      /var/log; the footprint must appear there (kept in memory meanwhile), with exactly rcS's tree. The init
+#      kfootprint execs is first_init (tests/guest/first_init.c), whose first instruction makes the boot's only
+#      getcpu before it execs busybox init: the footprint must hold that first call.
 #   B. a recorder that cannot run (kfootprint_backend= of no backend): init still runs as PID 1, the guest
 #      powers off normally.
 . "$(dirname "$0")/../lib.sh"
@@ -25,10 +27,11 @@ cd "$KF_TOP" || exit 1
 D=$(mktemp -d "$KF_TOP/$KF_BUILD/.boot_guest.XXXXXX") || exit 1
 trap 'rm -rf "$T" "$D"' EXIT
 
-# guest NAME APPEND: boots with kfootprint boot as PID 1 and busybox init after it, rcS being $D/NAME/rcS. CMD
-# (PID 1 until it execs kfootprint) gives /etc an overlay holding the inittab; on failure it powers off at once.
+# guest NAME APPEND [INIT]: boots with kfootprint boot as PID 1 and busybox init after it (through INIT, which
+# gets busybox init's command line), rcS being $D/NAME/rcS. CMD (PID 1 until it execs kfootprint) gives /etc an
+# overlay holding the inittab; on failure it powers off at once.
 guest() {
-	name=$1 append=$2
+	name=$1 append=$2 init=${3:-}
 	d=$D/$name
 	echo "::sysinit:/bin/busybox sh $d/rcS" >"$d/inittab"
 	tests/guest/run --as-init --timeout 300 --append "$append" -- /bin/sh -c '
@@ -36,7 +39,7 @@ guest() {
 		grep -qw overlay /proc/filesystems || modprobe -d "$KF_GUEST_KERNEL_DIR" overlay || off "no overlayfs"
 		mkdir -p /tmp/etc/up /tmp/etc/wk && cp "$1/inittab" /tmp/etc/up/inittab || off "no inittab"
 		mount -t overlay overlay -o lowerdir=/etc,upperdir=/tmp/etc/up,workdir=/tmp/etc/wk /etc || off "no overlay"
-		exec "$2" boot --init /bin/busybox -- init' sh "$d" "$KF" >"$d/out" 2>"$d/err"
+		exec "$2" boot --init "${3:-/bin/busybox}" -- ${3:+/bin/busybox} init' sh "$d" "$KF" "$init" >"$d/out" 2>"$d/err"
 	echo $? >"$d/rc"
 }
 # the tree of rcS: the first commands of both boots (explicit paths: the exec names do not depend on PATH)
@@ -66,7 +69,9 @@ mkdir -p "$d/varlog"
 	echo 'n=0; until ls $d/varlog/kfootprint/boot-*.json >/dev/null 2>&1 || [ $n -ge 300 ]; do /bin/sleep 0.1; n=$((n + 1)); done'
 	printf "%s\n" "$inside"
 } >"$d/rcS"
-guest a "kfootprint_until_file=/tmp/kf-done"
+gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie -o "$D/first_init" tests/guest/first_init.c ||
+	not_ok "A: tests/guest/first_init.c does not build"
+guest a "kfootprint_until_file=/tmp/kf-done" "$D/first_init"
 eq "A: the guest powered off normally" "0" "$(cat "$d/rc")"
 eq "A: busybox init is PID 1 (its /proc/1/comm and cmdline)" "busybox|/bin/busybox init " \
 	"$(cat "$d/pid1-comm" 2>&1)|$(cat "$d/pid1-cmdline" 2>&1)"
@@ -85,6 +90,7 @@ for p in d["processes"]:
     print(n[p["pid"]], n.get(p["ppid"], 0), p["pid"] if p["ppid"] == 0 else "", p["comm"], e.get("code", e.get("signal", "-")))
 p = d["processes"][0]
 print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["complete"])
+print("getcpu", p["syscalls"].get("getcpu", {}).get("calls", 0), sum(q["syscalls"].get("getcpu", {}).get("calls", 0) for q in d["processes"]))
 ' "$json" 2>&1)
 	# PID 1 itself, rcS, its 5 processes; nothing after the end condition (the read, ls, mount, poweroff)
 	want="1 0 1 busybox -
@@ -94,8 +100,9 @@ print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["comple
 5 2  sh 4
 6 5  true 0
 7 5  false 1
-pid1 1 $(readlink -f /bin/busybox) /bin/busybox init bpf False"
-	eq "A: the tree: PID 1 execs busybox init, rcS's 5 processes, parentage, exit codes, bpf, ended by the file" \
+pid1 2 $(readlink -f /bin/busybox) /bin/busybox init bpf False
+getcpu 1 1"
+	eq "A: the tree: PID 1 execs first_init, its first call (getcpu) recorded, then busybox init; rcS's 5 processes, parentage, exit codes, bpf, ended by the file" \
 		"$want" "$got"
 else
 	not_ok "A: no footprint in $d/varlog: $(tail -n3 "$d/err" | tr '\n' ' ')"
