@@ -1,0 +1,127 @@
+#!/bin/sh
+# `make bench-boot` (part, from bench/boot_time.sh): the same boot as boot_time.sh's first table, busybox's init
+# reaching its rcS with and without `kfootprint boot` in front of it, but with the root on a local block device
+# instead of the host's / over 9p: an ext4 image (mke2fs -d) holding busybox-static, kfootprint and the shared
+# libraries it links, on virtio-blk, read-only, mounted by a small initramfs that loads the guest kernel's
+# virtio and ext4 modules and switch_roots to it, as Debian's initramfs does (/proc, /sys and /dev moved into the
+# new root). Every boot starts with a cold page cache (a new guest); the host keeps the image in its own cache,
+# as a fast disk would. Alternately plain and recorded, KF_BENCH_REPS boots each (default 5); the cells are
+# medians of the guest kernel's clock (/proc/uptime) when rcS starts, and of rcS's start less PID 1's on the real
+# root (the switch_root). Each boot's times go to stderr; KF_BENCH_VERBOSE=1 adds kfootprint boot -v's log there
+# (each step of the hand-off on the same clock). Not a test: it prints figures.
+#   sh bench/boot_disk.sh [BUILD-DIR]
+set -u
+build=${1:-build}
+reps=${KF_BENCH_REPS:-5}
+kf=$(pwd -P)/$build/kfootprint
+say() { echo "bench: $*" >&2; }
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for t in mke2fs qemu-system-x86_64 busybox; do
+	command -v $t >/dev/null || { say "no $t: the disk-root boot is left out (make deps)"; exit 0; }
+done
+[ -x "$kf" ] || { say "no $kf: make first"; exit 0; }
+
+# The guest kernel, as tests/guest/run caches it (one guest boot makes sure it is there and says where).
+kdir=$(tests/guest/run --timeout 300 -- sh -c 'printf %s "$KF_GUEST_KERNEL_DIR"') && [ -d "$kdir" ] ||
+	{ say "no guest kernel (tests/guest/run failed): the disk-root boot is left out"; exit 0; }
+abi=$(ls "$kdir/lib/modules")
+mods=$kdir/lib/modules/$abi
+boot=$kdir/vmlinuz
+[ ! -s "$kdir/vmlinux" ] || boot=$kdir/vmlinux
+t=$(mktemp -d /tmp/kf-bootdisk.XXXXXX) || exit 1
+trap 'rm -rf "$t"' EXIT
+
+# --- the initramfs: busybox, the modules that reach the disk, an /init that switch_roots -----------------
+r=$t/initrd
+mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/root" && cp /bin/busybox "$r/bin/busybox" ||
+	exit 1
+order=
+for m in kernel/drivers/virtio/virtio_pci.ko kernel/drivers/block/virtio_blk.ko kernel/fs/ext4/ext4.ko \
+	kernel/crypto/crc32c_generic.ko; do
+	line=$(grep "^$m:" "$mods/modules.dep") || { say "kernel $abi: no $m"; exit 0; }
+	for d in $(echo "${line#*:}" | awk '{ for (i = NF; i > 0; i--) print $i }') $m; do
+		case " $order " in *" $d "*) ;; *) order="$order $d" ;; esac
+	done
+done
+for m in $order; do cp "$mods/$m" "$r/lib/modules/" && echo "${m##*/}" >>"$r/modules"; done
+cat >"$r/init" <<'EOS'
+#!/bin/busybox sh
+# mount the ext4 root from /dev/vda and hand over to the init named by kf.init= on the kernel command line
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+for m in $(/bin/busybox cat /modules); do /bin/busybox insmod /lib/modules/$m; done
+n=0
+while [ ! -b /dev/vda ] && [ $n -lt 500 ]; do /bin/busybox usleep 10000; n=$((n + 1)); done
+/bin/busybox mount -t ext4 -o ro /dev/vda /root || { echo "<2>KF-BENCH-ERROR: no root" >/dev/kmsg; /bin/busybox poweroff -f; }
+/bin/busybox mount --move /proc /root/proc && /bin/busybox mount --move /sys /root/sys &&
+	/bin/busybox mount --move /dev /root/dev
+read up _ </root/proc/uptime
+echo "<2>KF-BENCH-PID1: $up" >/root/dev/kmsg
+init=$(/bin/busybox sed -n 's/.*kf\.init=\([^ ]*\).*/\1/p' /root/proc/cmdline | /bin/busybox tr , ' ')
+exec /bin/busybox switch_root /root $init
+EOS
+chmod 755 "$r/init"
+(cd "$r" && find . | LC_ALL=C sort | busybox cpio -o -H newc >"$t/initrd.cpio" 2>/dev/null) || exit 1
+
+# --- the root: busybox, kfootprint and what it links, an inittab whose rcS notes the time ----------------
+d=$t/root
+mkdir -p "$d/bin" "$d/usr/bin" "$d/etc" "$d/proc" "$d/sys" "$d/dev" "$d/tmp" "$d/var/log" || exit 1
+cp /bin/busybox "$d/bin/busybox" && ln -s busybox "$d/bin/sh" && cp "$kf" "$d/usr/bin/kfootprint" || exit 1
+for l in $(ldd "$kf" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+	mkdir -p "$d$(dirname "$l")" && cp -L "$l" "$d$l" || exit 1
+done
+echo '::sysinit:/bin/sh /etc/rcS' >"$d/etc/inittab"
+# rcS: the time, then (recorded) end the recording and wait for the footprint on the tmpfs, say its size
+cat >"$d/etc/rcS" <<'EOS'
+read up _ </proc/uptime
+/bin/busybox mount -t tmpfs tmpfs /tmp
+echo "<2>KF-BENCH-RCS: $up" >/dev/kmsg
+if [ -e /proc/self/fd ] && grep -q kf.rec /proc/cmdline; then
+	: >/tmp/kf-done
+	n=0; until [ -s /tmp/boot.json ] || [ $n -ge 300 ]; do /bin/busybox usleep 100000; n=$((n + 1)); done
+	echo "<2>KF-BENCH-JSON: $(/bin/busybox wc -c </tmp/boot.json 2>/dev/null)" >/dev/kmsg
+fi
+/bin/busybox poweroff -f
+EOS
+mke2fs -q -F -t ext4 -O ^has_journal,^metadata_csum -L kfroot -d "$d" "$t/root.img" 48M >/dev/null || exit 1
+
+# one MODE: a guest boot (plain: busybox init; kf: kfootprint boot, then busybox init), prints "pid1 rcs"
+one() {
+	case $1 in
+	plain) init=/bin/busybox,init rec= ;;
+	kf) init=/usr/bin/kfootprint,boot${KF_BENCH_VERBOSE:+,-v},-o,/tmp/boot.json,--until-file,/tmp/kf-done,--init,/bin/busybox,--,init rec=kf.rec ;;
+	esac
+	: >"$t/serial"
+	timeout -k 5 300 qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot -accel tcg -cpu max \
+		-smp 1 -m 1024 -kernel "$boot" -initrd "$t/initrd.cpio" \
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off 8250.nr_uarts=1 kf.init=$init $rec" \
+		-serial "file:$t/serial" -drive "file=$t/root.img,if=virtio,format=raw,readonly=on" \
+		</dev/null >"$t/qemu.log" 2>&1
+	p=$(sed -n 's/.*KF-BENCH-PID1: \([0-9.]*\).*/\1/p' "$t/serial")
+	c=$(sed -n 's/.*KF-BENCH-RCS: \([0-9.]*\).*/\1/p' "$t/serial")
+	j=$(sed -n 's/.*KF-BENCH-JSON: \([0-9]*\).*/\1/p' "$t/serial")
+	if [ -z "$p" ] || [ -z "$c" ] || { [ "$1" = kf ] && [ "${j:-0}" -lt 100 ]; }; then
+		say "a $1 boot did not reach rcS${rec:+ with a footprint}: $(grep -v '^\s*$' "$t/serial" | tail -n2 | tr '\n' ' ')"
+		return 1
+	fi
+	echo "# $1: PID 1 at $p s, rcS at $c s" >&2
+	[ -z "${KF_BENCH_VERBOSE:-}" ] || grep -a '^kfootprint: ' "$t/serial" | grep -v libbpf >&2
+	echo "$p $c"
+}
+: >"$t/plain" && : >"$t/kf"
+for i in $(seq "$reps"); do
+	for m in plain kf; do
+		one $m >>"$t/$m" || { [ "$i" -gt 1 ] || exit 0; }
+	done
+done
+for m in plain kf; do
+	awk '{ print $2 }' "$t/$m" >"$t/$m.rcs"
+	awk '{ printf "%.3f\n", $2 - $1 }' "$t/$m" >"$t/$m.init"
+done
+p=$(median "$t/plain.rcs") k=$(median "$t/kf.rcs") pc=$(median "$t/plain.init") kc=$(median "$t/kf.init")
+echo "kernel start to rcS, root on a local ext4 disk (virtio-blk), cold page cache (6.1, TCG), median of $reps boots each"
+printf '%-34s %8s %16s\n' "" "seconds" "PID 1 to rcS"
+printf '%-34s %8.3f %16.3f\n' "busybox init" "$p" "$pc"
+printf '%-34s %8.3f %16.3f   (%.2fx, +%.3f s)\n' "kfootprint boot, then busybox init" "$k" "$kc" \
+	"$(awk -v a="$p" -v b="$k" 'BEGIN { print b / a }')" "$(awk -v a="$pc" -v b="$kc" 'BEGIN { print b - a }')"
