@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -15,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -97,6 +101,14 @@ static volatile sig_atomic_t stop_signal;
 static int ready_fd = -1;
 static const char *until_path; /* a file, or systemd's record of a started unit */
 static char until_buf[512];
+/* "/proc/1/root" once the recorder has a mount namespace of its own: init's paths are reached through it */
+static const char *init_root = "";
+
+/* path as init sees it (a relative one from /, the directory the kernel starts init in) */
+static void in_init(char *buf, size_t len, const char *path)
+{
+	snprintf(buf, len, "%s%s%s", init_root, *init_root && *path != '/' ? "/" : "", path);
+}
 
 static void on_stop(int sig)
 {
@@ -109,9 +121,12 @@ static void on_stop(int sig)
  */
 static void *watch_until(void *arg)
 {
+	char path[PATH_MAX];
+
 	(void)arg;
+	in_init(path, sizeof(path), until_path);
 	while (!stop_signal) {
-		if (!access(until_path, F_OK))
+		if (!access(path, F_OK))
 			stop_signal = SIGTERM;
 		usleep(250000);
 	}
@@ -159,6 +174,49 @@ static void make_parent(const char *path)
 	free(dir);
 }
 
+/* One try: 0 when the footprint is written to path, -1 when its directory is not writable (yet). */
+static int try_write(const struct footprint *fp, const char *path)
+{
+	make_parent(path);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	/* a probe before fp__save, whose failure would say so on the console every second */
+	if (fd < 0 && errno != EEXIST)
+		return -1;
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	if (fp__save(fp, path))
+		return -1;
+	fprintf(stderr, "kfootprint: boot: footprint written to %s\n", path);
+	return 0;
+}
+
+/*
+ * The same in init's mount namespace, where the recorder has one of its own (own_proc_sys): by a child, which
+ * alone can join it (a process with threads cannot), as output files are never written through /proc/1/root
+ * (its link reads "/", which the checked walk of every output path would take in the recorder's namespace).
+ */
+static int try_write_in_init_ns(const struct footprint *fp, const char *path)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child == 0) {
+		int ns = open("/proc/1/ns/mnt", O_RDONLY | O_CLOEXEC);
+
+		if (ns < 0 || setns(ns, CLONE_NEWNS) < 0) {
+			perror_msg("boot: joining init's mount namespace");
+			_exit(2);
+		}
+		_exit(try_write(fp, path) ? 1 : 0);
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 /*
  * The footprint stays in memory until it can be written: a read-only root is remounted read-write later in a
  * boot, /var/log may be a file system mounted later. Tried every second for write_timeout seconds.
@@ -167,26 +225,13 @@ static int write_when_possible(const struct boot_opts *o, const struct footprint
 {
 	double waited = 0;
 
-	for (;;) {
-		make_parent(path);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-
-		/* a probe before fp__save, whose failure would say so on the console every second */
-		if (fd >= 0 || errno == EEXIST) {
-			if (fd >= 0) {
-				close(fd);
-				unlink(path);
-			}
-			if (!fp__save(fp, path)) {
-				fprintf(stderr, "kfootprint: boot: footprint written to %s\n", path);
-				return 0;
-			}
-		}
+	while ((*init_root ? try_write_in_init_ns(fp, path) : try_write(fp, path)) < 0) {
 		if (waited >= o->write_timeout)
 			return error("boot: '%s': not writable within %.0f s: the footprint is lost", path, waited);
 		sleep(1);
 		waited += 1;
 	}
+	return 0;
 }
 
 static const struct backend *backend_named(const char *name, char *why, size_t len)
@@ -247,6 +292,30 @@ static int record(const struct boot_opts *o)
 	return rc;
 }
 
+/*
+ * The kernel starts init without /proc or /sys (an initramfs moves its own into the root before it hands over;
+ * a system booted without one has neither), and both backends need them. The recorder then mounts its own in
+ * a mount namespace of its own, so init still finds the mounts as the kernel left them, and reaches init's
+ * later mounts (the end file's, the footprint's directory) through /proc/1/root.
+ */
+static void own_proc_sys(void)
+{
+	bool proc = !access("/proc/self/stat", F_OK), sys = !access("/sys/kernel", F_OK);
+
+	if (proc && sys)
+		return;
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		warning("boot: no /proc or /sys, and no mount namespace to mount them in: %s", strerror(errno));
+		return;
+	}
+	if (!proc && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		warning("boot: cannot mount /proc for the recorder: %s", strerror(errno));
+	if (!sys && mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		warning("boot: cannot mount /sys for the recorder: %s", strerror(errno));
+	init_root = "/proc/1/root";
+	mark("recorder mounted its own%s%s", proc ? "" : " /proc", sys ? "" : " /sys");
+}
+
 static void recorder(const struct boot_opts *o, int fd)
 {
 	struct sigaction sa = {.sa_handler = on_stop};
@@ -254,6 +323,8 @@ static void recorder(const struct boot_opts *o, int fd)
 
 	ready_fd = fd;
 	mark("recorder forked");
+	/* first: a mount namespace is unshared by a process whose threads do not share its file system state */
+	own_proc_sys();
 	prctl(PR_SET_NAME, RECORDER_COMM);
 	/* a session of its own: init's is not ours to share, nor its terminal signals */
 	setsid();

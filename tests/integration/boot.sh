@@ -7,7 +7,10 @@
 
 out=$("$KF" boot 2>&1)
 eq "not PID 1: exit 1 and one line" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot: not PID 1: the kernel runs it as init")"
-out=$("$KF" boot --stop 2>&1)
+# as root in a pid namespace of its own: another test's recorder running meanwhile is not in its /proc
+ns=
+[ "$(id -u)" -ne 0 ] || ns="unshare -pfm --mount-proc"
+out=$($ns "$KF" boot --stop 2>&1)
 eq "--stop without a recorder: exit 1, said" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot --stop: no kfootprint boot recorder is running")"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -22,7 +25,8 @@ fi
 
 # boot NAME RCS_TAIL KFOPTS...: runs busybox init under kfootprint boot; rcS makes the tree, then RCS_TAIL
 # (how recording ends), then says it ran and powers off. $T/NAME/ holds rcS, inittab, ran, the footprint.
-# INIT=PROGRAM: kfootprint boot execs PROGRAM with busybox init's command line as its arguments.
+# INIT=PROGRAM: kfootprint boot execs PROGRAM with busybox init's command line as its arguments; PRE=COMMANDS:
+# run in the new namespaces just before kfootprint boot.
 boot() {
 	name=$1 tail=$2
 	shift 2
@@ -39,7 +43,7 @@ kill -USR2 1
 EOS
 	echo "::sysinit:/bin/sh $d/rcS" >"$d/up/inittab"
 	timeout 60 unshare -pfm --mount-proc sh -c \
-		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && exec \"\$@\"" sh \
+		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && ${PRE:-:} && exec \"\$@\"" sh \
 		${WRAP:-} "$KF" boot "$@" --init "${INIT:-$busybox}" -- ${INIT:+$busybox} init </dev/null >"$d/out" 2>&1
 }
 # tree FILE: "pid ppid comm exit" of each process, and the first one's exec chain
@@ -92,6 +96,22 @@ if gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie -o "$T/first_
 else
 	not_ok "first syscall: first_init.c does not build: $(head -n1 "$T/first_init.err")"
 fi
+
+# No /proc and no /sys, as the kernel starts init without an initramfs: the recorder mounts its own in a mount
+# namespace of its own (init must still find none), sees the end file and writes the footprint in a tmpfs that
+# rcS mounted later, in init's namespace only.
+late=$T/noproc/late
+mkdir -p "$late"
+PRE="umount -l /sys && while umount -l /proc 2>/dev/null; do :; done" boot noproc "mount -t tmpfs tmpfs $late && : >$late/done
+n=0; until [ -e $late/boot.json ] || [ \$n -ge 300 ]; do sleep 0.1; n=\$((n + 1)); done
+cp $late/boot.json $T/noproc/boot.json; test -e /proc/self/stat && echo mounted >$T/noproc/proc || echo none >$T/noproc/proc" \
+	-o "$late/boot.json" --until-file "$late/done"
+# rcS's tree and the mount before the end file (a sleep of the wait may follow)
+eq "no /proc, /sys: rcS's tree recorded by bpf, written in the tmpfs of init's namespace" \
+	"bpf busybox sh sleep sh sh true false mount" \
+	"$(jget "$T/noproc/boot.json" '" ".join([d["backend"]] + [p["comm"] for p in d["processes"][:8]])' 2>&1)"
+eq "no /proc, /sys: init still has no /proc, the boot went on" "none ran" \
+	"$(cat "$T/noproc/proc" 2>&1) $(cat "$T/noproc/ran" 2>&1)"
 
 # The guest runs the tree case only (tests/guest/t/boot.sh: a minute under TCG for all of them)
 [ -z "${KF_BOOT_TREE_ONLY:-}" ] || exit 0
