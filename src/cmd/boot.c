@@ -41,7 +41,7 @@ static const struct kf_option options[] = {
     OPT_CHOICE('b', "backend", B, b.backend, "NAME", backend_names,
 	       "%s: auto (default) takes bpf, and ptrace following PID 1's tree when bpf cannot load"),
     OPT_BOOL(0, "stop", B, stop, "end a running recorder's observation (it then writes the footprint)"),
-    OPT_VERBOSE("diagnostics"),
+    OPT_VERBOSE("diagnostics, and each step before init runs on the kernel's clock (as /proc/uptime)"),
     OPT_HELP(),
     OPT_END(),
 };
@@ -100,7 +100,9 @@ const struct kf_command kf_cmd_boot = {
 	"on -d, --until-file, --until-target or 'kfootprint boot --stop'; the footprint is kept in memory until\n"
 	"its file can be written. Options may also come from the kernel command line as kfootprint_duration=,\n"
 	"kfootprint_until_file=, kfootprint_until_target=, kfootprint_output=, kfootprint_init=,\n"
-	"kfootprint_backend= (no dot: the kernel gives them to init's environment). Whatever fails, init is exec'd.",
+	"kfootprint_backend= (no dot: the kernel gives them to init's environment). Whatever fails, init is exec'd.\n"
+	"Without /proc or /sys (no initramfs mounted them), the recorder mounts its own in a mount namespace of\n"
+	"its own: init still finds none.",
     .options = options,
     .opts_size = sizeof(struct boot_cmd_opts),
     .examples = "  linux ... init=/usr/bin/kfootprint boot kfootprint_until_target=multi-user.target\n"
