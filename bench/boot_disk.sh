@@ -7,13 +7,20 @@
 # new root). Every boot starts with a cold page cache (a new guest); the host keeps the image in its own cache,
 # as a fast disk would. Alternately plain and recorded, KF_BENCH_REPS boots each (default 5); the cells are
 # medians of the guest kernel's clock (/proc/uptime) when rcS starts, and of rcS's start less PID 1's on the real
-# root (the switch_root). Each boot's times go to stderr; KF_BENCH_VERBOSE=1 adds kfootprint boot -v's log there
-# (each step of the hand-off on the same clock). Not a test: it prints figures.
+# root (the switch_root); then the same pair by pair (recorded against the plain boot just before it).
+# KF_BENCH_ROOT=initramfs: the same files as the initramfs itself, no disk (no I/O at all after the kernel
+# unpacked it). KF_BENCH_ICOUNT=N: QEMU's -icount shift=N,sleep=off, the guest's clock then counts instructions
+# (2^N ns each) and skips idle time: on a loaded host the times of a boot no longer move (with the initramfs root
+# they repeat to the 10 ms /proc/uptime shows), where TCG's wall clock varied by seconds at load 7 to 12.
+# Each boot's times go to stderr; KF_BENCH_VERBOSE=1 adds kfootprint boot -v's log there (each step of the
+# hand-off on the same clock). Not a test: it prints figures.
 #   sh bench/boot_disk.sh [BUILD-DIR]
 set -u
 build=${1:-build}
 reps=${KF_BENCH_REPS:-5}
 kf=$(pwd -P)/$build/kfootprint
+# KF_BENCH_ROOT=initramfs: the same files in the initramfs, the root itself (no disk, no I/O at all)
+root=${KF_BENCH_ROOT:-disk}
 say() { echo "bench: $*" >&2; }
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for t in mke2fs qemu-system-x86_64 busybox; do
@@ -29,40 +36,9 @@ mods=$kdir/lib/modules/$abi
 boot=$kdir/vmlinuz
 [ ! -s "$kdir/vmlinux" ] || boot=$kdir/vmlinux
 t=$(mktemp -d /tmp/kf-bootdisk.XXXXXX) || exit 1
+drive=
+[ "$root" = initramfs ] || drive="-drive file=$t/root.img,if=virtio,format=raw,readonly=on"
 trap 'rm -rf "$t"' EXIT
-
-# --- the initramfs: busybox, the modules that reach the disk, an /init that switch_roots -----------------
-r=$t/initrd
-mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/root" && cp /bin/busybox "$r/bin/busybox" ||
-	exit 1
-order=
-for m in kernel/drivers/virtio/virtio_pci.ko kernel/drivers/block/virtio_blk.ko kernel/fs/ext4/ext4.ko \
-	kernel/crypto/crc32c_generic.ko; do
-	line=$(grep "^$m:" "$mods/modules.dep") || { say "kernel $abi: no $m"; exit 0; }
-	for d in $(echo "${line#*:}" | awk '{ for (i = NF; i > 0; i--) print $i }') $m; do
-		case " $order " in *" $d "*) ;; *) order="$order $d" ;; esac
-	done
-done
-for m in $order; do cp "$mods/$m" "$r/lib/modules/" && echo "${m##*/}" >>"$r/modules"; done
-cat >"$r/init" <<'EOS'
-#!/bin/busybox sh
-# mount the ext4 root from /dev/vda and hand over to the init named by kf.init= on the kernel command line
-/bin/busybox mount -t proc proc /proc
-/bin/busybox mount -t sysfs sysfs /sys
-/bin/busybox mount -t devtmpfs devtmpfs /dev
-for m in $(/bin/busybox cat /modules); do /bin/busybox insmod /lib/modules/$m; done
-n=0
-while [ ! -b /dev/vda ] && [ $n -lt 500 ]; do /bin/busybox usleep 10000; n=$((n + 1)); done
-/bin/busybox mount -t ext4 -o ro /dev/vda /root || { echo "<2>KF-BENCH-ERROR: no root" >/dev/kmsg; /bin/busybox poweroff -f; }
-/bin/busybox mount --move /proc /root/proc && /bin/busybox mount --move /sys /root/sys &&
-	/bin/busybox mount --move /dev /root/dev
-read up _ </root/proc/uptime
-echo "<2>KF-BENCH-PID1: $up" >/root/dev/kmsg
-init=$(/bin/busybox sed -n 's/.*kf\.init=\([^ ]*\).*/\1/p' /root/proc/cmdline | /bin/busybox tr , ' ')
-exec /bin/busybox switch_root /root $init
-EOS
-chmod 755 "$r/init"
-(cd "$r" && find . | LC_ALL=C sort | busybox cpio -o -H newc >"$t/initrd.cpio" 2>/dev/null) || exit 1
 
 # --- the root: busybox, kfootprint and what it links, an inittab whose rcS notes the time ----------------
 d=$t/root
@@ -84,7 +60,55 @@ if [ -e /proc/self/fd ] && grep -q kf.rec /proc/cmdline; then
 fi
 /bin/busybox poweroff -f
 EOS
-mke2fs -q -F -t ext4 -O ^has_journal,^metadata_csum -L kfroot -d "$d" "$t/root.img" 48M >/dev/null || exit 1
+# --- initramfs root: the same files as the disk's, and an /init that mounts what Debian's would, then execs ---
+if [ "$root" = initramfs ]; then
+	r=$d
+	cat >"$r/init" <<'EOS'
+#!/bin/busybox sh
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+read up _ </proc/uptime
+echo "<2>KF-BENCH-PID1: $up" >/dev/kmsg
+exec $(/bin/busybox sed -n 's/.*kf\.init=\([^ ]*\).*/\1/p' /proc/cmdline | /bin/busybox tr , ' ')
+EOS
+	chmod 755 "$r/init"
+else
+	# --- the initramfs: busybox, the modules that reach the disk, an /init that switch_roots -----------------
+	r=$t/initrd
+	mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/root" && cp /bin/busybox "$r/bin/busybox" ||
+		exit 1
+	order=
+	for m in kernel/drivers/virtio/virtio_pci.ko kernel/drivers/block/virtio_blk.ko kernel/fs/ext4/ext4.ko \
+		kernel/crypto/crc32c_generic.ko; do
+		line=$(grep "^$m:" "$mods/modules.dep") || { say "kernel $abi: no $m"; exit 0; }
+		for dep in $(echo "${line#*:}" | awk '{ for (i = NF; i > 0; i--) print $i }') $m; do
+			case " $order " in *" $dep "*) ;; *) order="$order $dep" ;; esac
+		done
+	done
+	for m in $order; do cp "$mods/$m" "$r/lib/modules/" && echo "${m##*/}" >>"$r/modules"; done
+	cat >"$r/init" <<'EOS'
+#!/bin/busybox sh
+# mount the ext4 root from /dev/vda and hand over to the init named by kf.init= on the kernel command line
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+for m in $(/bin/busybox cat /modules); do /bin/busybox insmod /lib/modules/$m; done
+n=0
+while [ ! -b /dev/vda ] && [ $n -lt 500 ]; do /bin/busybox usleep 10000; n=$((n + 1)); done
+/bin/busybox mount -t ext4 -o ro /dev/vda /root || { echo "<2>KF-BENCH-ERROR: no root" >/dev/kmsg; /bin/busybox poweroff -f; }
+/bin/busybox mount --move /proc /root/proc && /bin/busybox mount --move /sys /root/sys &&
+	/bin/busybox mount --move /dev /root/dev
+read up _ </root/proc/uptime
+echo "<2>KF-BENCH-PID1: $up" >/root/dev/kmsg
+init=$(/bin/busybox sed -n 's/.*kf\.init=\([^ ]*\).*/\1/p' /root/proc/cmdline | /bin/busybox tr , ' ')
+exec /bin/busybox switch_root /root $init
+EOS
+	chmod 755 "$r/init"
+
+	mke2fs -q -F -t ext4 -O ^has_journal,^metadata_csum -L kfroot -d "$d" "$t/root.img" 48M >/dev/null || exit 1
+fi
+(cd "$r" && find . | LC_ALL=C sort | busybox cpio -o -H newc >"$t/initrd.cpio" 2>/dev/null) || exit 1
 
 # one MODE: a guest boot (plain: busybox init; kf: kfootprint boot, then busybox init), prints "pid1 rcs"
 one() {
@@ -94,9 +118,10 @@ one() {
 	esac
 	: >"$t/serial"
 	timeout -k 5 300 qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot -accel tcg -cpu max \
+		${KF_BENCH_ICOUNT:+-icount shift=$KF_BENCH_ICOUNT,sleep=off} \
 		-smp 1 -m 1024 -kernel "$boot" -initrd "$t/initrd.cpio" \
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off 8250.nr_uarts=1 kf.init=$init $rec" \
-		-serial "file:$t/serial" -drive "file=$t/root.img,if=virtio,format=raw,readonly=on" \
+		-serial "file:$t/serial" $drive \
 		</dev/null >"$t/qemu.log" 2>&1
 	p=$(sed -n 's/.*KF-BENCH-PID1: \([0-9.]*\).*/\1/p' "$t/serial")
 	c=$(sed -n 's/.*KF-BENCH-RCS: \([0-9.]*\).*/\1/p' "$t/serial")
@@ -110,18 +135,25 @@ one() {
 	echo "$p $c"
 }
 : >"$t/plain" && : >"$t/kf"
+# a pair counts when both of its boots reached rcS (the host's load drifts: pairs are compared side by side)
 for i in $(seq "$reps"); do
-	for m in plain kf; do
-		one $m >>"$t/$m" || { [ "$i" -gt 1 ] || exit 0; }
-	done
+	pp=$(one plain) && pk=$(one kf) && echo "$pp" >>"$t/plain" && echo "$pk" >>"$t/kf" &&
+		echo "$pp $pk" >>"$t/pairs"
+	[ -s "$t/plain" ] || exit 0
 done
 for m in plain kf; do
 	awk '{ print $2 }' "$t/$m" >"$t/$m.rcs"
 	awk '{ printf "%.3f\n", $2 - $1 }' "$t/$m" >"$t/$m.init"
 done
 p=$(median "$t/plain.rcs") k=$(median "$t/kf.rcs") pc=$(median "$t/plain.init") kc=$(median "$t/kf.init")
-echo "kernel start to rcS, root on a local ext4 disk (virtio-blk), cold page cache (6.1, TCG), median of $reps boots each"
+where="a local ext4 disk (virtio-blk), cold page cache"
+[ "$root" = disk ] || where="the initramfs (no disk)"
+echo "kernel start to rcS, root on $where (6.1, TCG${KF_BENCH_ICOUNT:+, -icount shift=$KF_BENCH_ICOUNT}), median of $reps boots each"
 printf '%-34s %8s %16s\n' "" "seconds" "PID 1 to rcS"
 printf '%-34s %8.3f %16.3f\n' "busybox init" "$p" "$pc"
 printf '%-34s %8.3f %16.3f   (%.2fx, +%.3f s)\n' "kfootprint boot, then busybox init" "$k" "$kc" \
 	"$(awk -v a="$p" -v b="$k" 'BEGIN { print b / a }')" "$(awk -v a="$pc" -v b="$kc" 'BEGIN { print b - a }')"
+awk '{ print $4 / $2 }' "$t/pairs" >"$t/ratio"
+awk '{ printf "%.3f\n", ($4 - $3) - ($2 - $1) }' "$t/pairs" >"$t/added"
+printf 'pair by pair, median of %d pairs: kernel start to rcS %.2fx, PID 1 to rcS +%.3f s\n' "$(wc -l <"$t/pairs")" \
+	"$(median "$t/ratio")" "$(median "$t/added")"

@@ -5,7 +5,8 @@
 # is the median. Not a test: it prints figures.
 #  1. the whole guest boot: kfootprint boot is the kernel's real PID 1 (tests/guest/run --as-init), from the
 #     kernel's start to rcS (and from PID 1's start to rcS), one guest per boot;
-#  2. the same with the root on a local ext4 disk instead of the host's / over 9p (bench/boot_disk.sh);
+#  2. the same with the root on a local ext4 disk instead of the host's / over 9p, and with the root in the
+#     initramfs under QEMU's -icount (bench/boot_disk.sh);
 #  3. in one guest, busybox init as PID 1 of a new pid namespace (as tests/integration/boot.sh runs it).
 #   sh bench/boot_time.sh [BUILD-DIR]
 set -u
@@ -66,8 +67,11 @@ n=0; until [ -e %s/boot.json ] || [ $n -ge 600 ]; do /bin/sleep 0.1; n=$((n + 1)
 if [ "${KF_GUEST:-}" != 1 ]; then
 	real_init
 	echo
-	# the same boot with the root on a local disk, not the host's / over 9p (bench/boot_disk.sh)
+	# the same boot with the root on a local disk, not the host's / over 9p, then in the initramfs under
+	# -icount, whose clock counts instructions: the host's load no longer moves it (bench/boot_disk.sh)
 	sh bench/boot_disk.sh "$build"
+	echo
+	KF_BENCH_ROOT=initramfs KF_BENCH_ICOUNT=2 sh bench/boot_disk.sh "$build"
 	echo
 	exec tests/guest/run --timeout 900 -- sh bench/boot_time.sh "$build"
 fi
