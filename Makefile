@@ -199,7 +199,7 @@ bench: deps all workloads
 bench-kfuncs: deps all workloads
 	$(Q)tests/guest/run --timeout $${KF_BENCH_TIMEOUT:-7200} -- sh bench/kfuncs.sh $(BUILD)
 
-# Boots guests (~5 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
+# Boots guests (~10 min): kfootprint boot's cost (root over 9p, on a disk, in the initramfs), the gdb method vs gdb.
 bench-boot: deps all
 	$(Q)sh bench/boot_time.sh $(BUILD)
 	$(Q)sh bench/qemu_gdb.sh $(BUILD)
