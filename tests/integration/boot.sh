@@ -84,6 +84,9 @@ else
 	not_ok "until-file: no footprint: $(cat "$T/file/out")"
 fi
 
+# The guest runs the tree case only (tests/guest/t/boot.sh: a minute under TCG for all of them)
+[ -z "${KF_BOOT_TREE_ONLY:-}" ] || exit 0
+
 # The first syscall of the init kfootprint boot execs is recorded: first_init (tests/guest/first_init.c) makes
 # the boot's only getcpu as its first instruction, then execs busybox init.
 if gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie -o "$T/first_init" \
@@ -112,9 +115,6 @@ eq "no /proc, /sys: rcS's tree recorded by bpf, written in the tmpfs of init's n
 	"$(jget "$T/noproc/boot.json" '" ".join([d["backend"]] + [p["comm"] for p in d["processes"][:8]])' 2>&1)"
 eq "no /proc, /sys: init still has no /proc, the boot went on" "none ran" \
 	"$(cat "$T/noproc/proc" 2>&1) $(cat "$T/noproc/ran" 2>&1)"
-
-# The guest runs the tree case only (tests/guest/t/boot.sh: a minute under TCG for all of them)
-[ -z "${KF_BOOT_TREE_ONLY:-}" ] || exit 0
 
 # kfootprint boot --stop, from rcS
 boot stop "'$KF' boot --stop; while [ ! -e '$T/stop/boot.json' ]; do :; done" -o "$T/stop/boot.json"
