@@ -72,6 +72,8 @@ void boot_env_opts(struct boot_opts *o)
 		o->until_target = v;
 	if ((v = getenv("kfootprint_duration")) && !parse_seconds("kfootprint_duration", v, &d))
 		o->duration = d;
+	if ((v = getenv("kfootprint_ready_timeout")) && !parse_seconds("kfootprint_ready_timeout", v, &d))
+		o->ready_timeout = d;
 }
 
 /* --- the real init ---------------------------------------------------------------------------------- */
@@ -99,6 +101,7 @@ static int exec_init(const struct boot_opts *o)
 /* --- the recorder ----------------------------------------------------------------------------------- */
 static volatile sig_atomic_t stop_signal;
 static int ready_fd = -1;
+static bool init_ran_first;    /* init was exec'd before the recorder held PID 1 */
 static const char *until_path; /* a file, or systemd's record of a started unit */
 static char until_buf[512];
 /* "/proc/1/root" once the recorder has a mount namespace of its own: init's paths are reached through it */
@@ -133,10 +136,24 @@ static void *watch_until(void *arg)
 	return NULL;
 }
 
+/* Whether PID 1 still runs this program, kfootprint boot (it has not exec'd init yet). */
+static bool pid1_is_us(void)
+{
+	struct stat self, pid1;
+
+	return !stat("/proc/self/exe", &self) && !stat("/proc/1/exe", &pid1) && self.st_dev == pid1.st_dev &&
+	       self.st_ino == pid1.st_ino;
+}
+
 static void attached(pid_t tgid)
 {
-	(void)tgid;
 	if (ready_fd >= 0) {
+		/*
+		 * Attached before this look: PID 1 still kfootprint here means init's first call comes later.
+		 * Otherwise PID 1 stopped waiting (ready_timeout) and init's first calls were missed.
+		 */
+		if (tgid && !pid1_is_us())
+			init_ran_first = true;
 		mark(tgid ? "recorder attached, init released" : "recorder gave up, init released");
 		(void)!write(ready_fd, "1", 1);
 		close(ready_fd);
@@ -284,6 +301,16 @@ static int record(const struct boot_opts *o)
 		free(path);
 		return error("boot: nothing recorded: init runs untouched");
 	}
+	if (init_ran_first) {
+		/* first among the reasons: an end condition's is always there */
+		char *was = fp->incomplete_why;
+
+		warning("boot: init ran before the recorder attached (--ready-timeout): its first calls are missing");
+		fp->incomplete_why =
+		    xasprintf("init ran before recording was attached%s%s", was ? "; " : "", was ? was : "");
+		fp->complete = false;
+		free(was);
+	}
 	if (stop_signal && fp->complete)
 		fp__set_incomplete(fp, until_path ? "end condition" : "stopped");
 	rc = write_when_possible(o, fp, path);
@@ -331,6 +358,8 @@ static void recorder(const struct boot_opts *o, int fd)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* PID 1 may have stopped waiting: the ready byte then meets a closed pipe, which is not fatal */
+	signal(SIGPIPE, SIG_IGN);
 	if (o->until_file) {
 		until_path = o->until_file;
 	} else if (o->until_target) {

@@ -21,6 +21,11 @@ static int opt_duration(const char *value, void *opts)
 	return parse_seconds("--duration", value, &((struct boot_cmd_opts *)opts)->b.duration);
 }
 
+static int opt_ready_timeout(const char *value, void *opts)
+{
+	return parse_seconds("--ready-timeout", value, &((struct boot_cmd_opts *)opts)->b.ready_timeout);
+}
+
 static int opt_write_timeout(const char *value, void *opts)
 {
 	return parse_seconds("--write-timeout", value, &((struct boot_cmd_opts *)opts)->b.write_timeout);
@@ -36,6 +41,9 @@ static const struct kf_option options[] = {
 	       "end recording when systemd started UNIT (/run/systemd/units/invocation:UNIT appears)"),
     OPT_STRING('o', "output", B, b.output, "FILE",
 	       "where the footprint goes (default /var/log/kfootprint/boot-DATE.json), once writable"),
+    OPT_CALLBACK(0, "ready-timeout", "SECS", opt_ready_timeout,
+		 "how long init waits at most for the recorder to attach (default 10); then it runs, and the "
+		 "footprint says its first calls are missing"),
     OPT_CALLBACK(0, "write-timeout", "SECS", opt_write_timeout,
 		 "how long the footprint waits in memory for a writable file system (default 10m)"),
     OPT_CHOICE('b', "backend", B, b.backend, "NAME", backend_names,
@@ -100,9 +108,9 @@ const struct kf_command kf_cmd_boot = {
 	"on -d, --until-file, --until-target or 'kfootprint boot --stop'; the footprint is kept in memory until\n"
 	"its file can be written. Options may also come from the kernel command line as kfootprint_duration=,\n"
 	"kfootprint_until_file=, kfootprint_until_target=, kfootprint_output=, kfootprint_init=,\n"
-	"kfootprint_backend= (no dot: the kernel gives them to init's environment). Whatever fails, init is exec'd.\n"
-	"Without /proc or /sys (no initramfs mounted them), the recorder mounts its own in a mount namespace of\n"
-	"its own: init still finds none.",
+	"kfootprint_backend=, kfootprint_ready_timeout= (no dot: the kernel gives them to init's environment).\n"
+	"Whatever fails, init is exec'd. Without /proc or /sys (no initramfs mounted them), the recorder mounts\n"
+	"its own in a mount namespace of its own: init still finds none.",
     .options = options,
     .opts_size = sizeof(struct boot_cmd_opts),
     .examples = "  linux ... init=/usr/bin/kfootprint boot kfootprint_until_target=multi-user.target\n"

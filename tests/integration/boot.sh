@@ -26,7 +26,8 @@ fi
 # boot NAME RCS_TAIL KFOPTS...: runs busybox init under kfootprint boot; rcS makes the tree, then RCS_TAIL
 # (how recording ends), then says it ran and powers off. $T/NAME/ holds rcS, inittab, ran, the footprint.
 # INIT=PROGRAM: kfootprint boot execs PROGRAM with busybox init's command line as its arguments; PRE=COMMANDS:
-# run in the new namespaces just before kfootprint boot.
+# run in the new namespaces just before kfootprint boot. --init comes first: an option refused after it still
+# leaves busybox the init that runs (not this machine's /sbin/init, in the namespace).
 boot() {
 	name=$1 tail=$2
 	shift 2
@@ -44,7 +45,7 @@ EOS
 	echo "::sysinit:/bin/sh $d/rcS" >"$d/up/inittab"
 	timeout 60 unshare -pfm --mount-proc sh -c \
 		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && ${PRE:-:} && exec \"\$@\"" sh \
-		${WRAP:-} "$KF" boot "$@" --init "${INIT:-$busybox}" -- ${INIT:+$busybox} init </dev/null >"$d/out" 2>&1
+		${WRAP:-} "$KF" boot --init "${INIT:-$busybox}" "$@" -- ${INIT:+$busybox} init </dev/null >"$d/out" 2>&1
 }
 # tree FILE: "pid ppid comm exit" of each process, and the first one's exec chain
 tree() {
@@ -115,6 +116,17 @@ eq "no /proc, /sys: rcS's tree recorded by bpf, written in the tmpfs of init's n
 	"$(jget "$T/noproc/boot.json" '" ".join([d["backend"]] + [p["comm"] for p in d["processes"][:8]])' 2>&1)"
 eq "no /proc, /sys: init still has no /proc, the boot went on" "none ran" \
 	"$(cat "$T/noproc/proc" 2>&1) $(cat "$T/noproc/ran" 2>&1)"
+
+# --ready-timeout 0.001: init runs at once, before the recorder could attach; the footprint must say so
+boot late ": >$T/late/done; while [ ! -e '$T/late/boot.json' ]; do :; done" -o "$T/late/boot.json" \
+	--ready-timeout 0.001 --until-file "$T/late/done"
+eq "ready timeout: the footprint says init ran before recording was attached" \
+	"False init ran before recording was attached" \
+	"$(jget "$T/late/boot.json" 'str(d["complete"]) + " " + d["incomplete_why"].split(";")[0]' 2>&1)"
+check "ready timeout: said in one line" grep -q "^kfootprint: warning: boot: init ran before the recorder attached" \
+	"$T/late/out"
+eq "ready timeout: the boot went on, init is PID 1" "ran 1" \
+	"$(cat "$T/late/ran" 2>&1) $(cut -d' ' -f2 "$T/late/rcs-pids" 2>&1)"
 
 # kfootprint boot --stop, from rcS
 boot stop "'$KF' boot --stop; while [ ! -e '$T/stop/boot.json' ]; do :; done" -o "$T/stop/boot.json"
