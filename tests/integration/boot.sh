@@ -43,7 +43,8 @@ echo ran >$d/ran
 kill -USR2 1
 EOS
 	echo "::sysinit:/bin/sh $d/rcS" >"$d/up/inittab"
-	timeout 60 unshare -pfm --mount-proc sh -c \
+	# --kill-child: when timeout ends unshare, the namespace's init (and so all of it) ends too
+	timeout -k 5 60 unshare -pfm --mount-proc --kill-child sh -c \
 		"mount -t overlay overlay -o lowerdir=/etc,upperdir=$d/up,workdir=$d/wk /etc && ${PRE:-:} && exec \"\$@\"" sh \
 		${WRAP:-} "$KF" boot --init "${INIT:-$busybox}" "$@" -- ${INIT:+$busybox} init </dev/null >"$d/out" 2>&1
 }
@@ -92,7 +93,7 @@ fi
 # the boot's only getcpu as its first instruction, then execs busybox init.
 if gcc -static -nostdlib -O1 -fno-stack-protector -fno-pie -no-pie -o "$T/first_init" \
 	"$KF_TOP/tests/guest/first_init.c" 2>"$T/first_init.err"; then
-	INIT=$T/first_init boot first ": >$T/first/done; while [ ! -e '$T/first/boot.json' ]; do :; done" \
+	INIT=$T/first_init boot first ": >$T/first/done; n=0; until [ -e '$T/first/boot.json' ] || [ \$n -ge 300 ]; do sleep 0.1; n=\$((n + 1)); done" \
 		-o "$T/first/boot.json" --until-file "$T/first/done"
 	eq "first syscall: init's first call (getcpu) is PID 1's, once; PID 1 execs first_init then busybox" \
 		"1 1 2 busybox" "$(jget "$T/first/boot.json" '" ".join(str(x) for x in (sum(p["syscalls"].get("getcpu", {}).get("calls", 0) for p in d["processes"]), d["processes"][0]["syscalls"].get("getcpu", {}).get("calls", 0), d["processes"][0]["execs"], d["processes"][0]["comm"]))' 2>&1)"
@@ -118,7 +119,8 @@ eq "no /proc, /sys: init still has no /proc, the boot went on" "none ran" \
 	"$(cat "$T/noproc/proc" 2>&1) $(cat "$T/noproc/ran" 2>&1)"
 
 # --ready-timeout 0.001: init runs at once, before the recorder could attach; the footprint must say so
-boot late ": >$T/late/done; while [ ! -e '$T/late/boot.json' ]; do :; done" -o "$T/late/boot.json" \
+boot late ": >$T/late/done; n=0; until [ -e '$T/late/boot.json' ] || [ \$n -ge 300 ]; do sleep 0.1; n=\$((n + 1)); done" \
+	-o "$T/late/boot.json" \
 	--ready-timeout 0.001 --until-file "$T/late/done"
 eq "ready timeout: the footprint says init ran before recording was attached" \
 	"False init ran before recording was attached" \
