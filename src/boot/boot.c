@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/sdbus.h"
 #include "footprint/footprint.h"
 #include "trace/trace.h"
 #include "util/error.h"
@@ -76,8 +77,9 @@ static int exec_init(const struct boot_opts *o)
 /* --- the recorder ----------------------------------------------------------------------------------- */
 static volatile sig_atomic_t stop_signal;
 static int ready_fd = -1;
-static const char *until_path; /* a file, or systemd's record of a started unit */
-static char until_buf[512];
+static const struct boot_opts *until; /* the end condition: o->until_file or o->until_target */
+/* why the recording ended, when an end condition ended it: the footprint's incomplete_why */
+static char end_why[600];
 
 static void on_stop(int sig)
 {
@@ -85,16 +87,35 @@ static void on_stop(int sig)
 }
 
 /*
- * Every 250 ms: has the end condition come? A thread of its own: the ptrace backend owns SIGALRM and the real
- * timer, and its loop reads the stop flag on its own tick.
+ * Has the end condition come? A thread of its own: the ptrace backend owns SIGALRM and the real timer, and its
+ * loop reads the stop flag on its own tick. A file is checked 4 times a second; a target is what systemd says on
+ * its bus (sdbus.h), read as it comes.
  */
 static void *watch_until(void *arg)
 {
+	struct sdbus_watch w;
+
 	(void)arg;
+	if (until->until_target)
+		sdbus_watch_init(&w, until->until_target, NULL);
 	while (!stop_signal) {
-		if (!access(until_path, F_OK))
+		bool target = until->until_target && sdbus_watch_poll(&w, 250) > 0;
+
+		if (target || (until->until_file && !access(until->until_file, F_OK))) {
+			if (target)
+				snprintf(end_why, sizeof(end_why), "target %s reached", until->until_target);
+			else
+				snprintf(end_why, sizeof(end_why), "file %s appeared", until->until_file);
 			stop_signal = SIGTERM;
-		usleep(250000);
+			break;
+		}
+		if (!until->until_target)
+			usleep(250000);
+	}
+	if (until->until_target) {
+		debug("boot: systemd's bus: %lu connection(s), %lu message(s) from PID 1, %lu call(s) of ours",
+		      w.connects, w.msgs, w.calls);
+		sdbus_watch_release(&w);
 	}
 	return NULL;
 }
@@ -218,8 +239,18 @@ static int record(const struct boot_opts *o)
 		free(path);
 		return error("boot: nothing recorded: init runs untouched");
 	}
-	if (stop_signal && fp->complete)
-		fp__set_incomplete(fp, until_path ? "end condition" : "stopped");
+	fp__finish(fp);
+	/* the backend says "interrupted" of any stop: the end condition's own words replace that */
+	if (end_why[0] && fp->incomplete_why && !strcmp(fp->incomplete_why, "interrupted")) {
+		free(fp->incomplete_why);
+		fp->incomplete_why = NULL;
+	}
+	if (end_why[0])
+		fp__set_incomplete(fp, end_why);
+	else if (stop_signal)
+		fp__set_incomplete(fp, "stopped");
+	if (end_why[0])
+		fprintf(stderr, "kfootprint: boot: recording ended: %s\n", end_why);
 	rc = write_when_possible(o, fp, path);
 	fp__free(fp);
 	free(path);
@@ -238,15 +269,12 @@ static void recorder(const struct boot_opts *o, int fd)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (o->until_file) {
-		until_path = o->until_file;
-	} else if (o->until_target) {
-		/* systemd links /run/systemd/units/invocation:UNIT when it starts the unit: for a target, reached */
-		snprintf(until_buf, sizeof(until_buf), "/run/systemd/units/invocation:%s", o->until_target);
-		until_path = until_buf;
+	if (o->until_file || o->until_target) {
+		until = o;
+		if (pthread_create(&watcher, NULL, watch_until, NULL))
+			warning("boot: cannot watch for '%s': recording ends otherwise",
+				o->until_target ? o->until_target : o->until_file);
 	}
-	if (until_path && pthread_create(&watcher, NULL, watch_until, NULL))
-		warning("boot: cannot watch for '%s': recording ends otherwise", until_path);
 	trace_attached_hook = attached;
 	_exit(record(o) < 0 ? 1 : 0);
 }
