@@ -73,7 +73,8 @@ pid1 execs 1 exe $(readlink -f $busybox) argv $busybox init"
 	eq "until-file: the tree of rcS, exactly" "$want" "$got"
 	eq "until-file: rcS ran as init's child, init is PID 1" "1" "$(cut -d' ' -f2 "$T/file/rcs-pids")"
 	eq "until-file: the boot went on to its end" "ran" "$(cat "$T/file/ran" 2>/dev/null)"
-	eq "until-file: incomplete, ended by the condition" "False" "$(jget "$T/file/boot.json" 'd["complete"]')"
+	eq "until-file: incomplete, ended by the condition, which incomplete_why names" "False file $T/file/done appeared" \
+		"$(jget "$T/file/boot.json" '"%s %s" % (d["complete"], d.get("incomplete_why"))')"
 	check "the tree report renders it" sh -c "'$KF' report -F tree '$T/file/boot.json' | grep -q 'false.*exit 1'"
 else
 	not_ok "until-file: no footprint: $(cat "$T/file/out")"

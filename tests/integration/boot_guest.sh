@@ -84,7 +84,7 @@ for p in d["processes"]:
     e = p.get("exit") or {}
     print(n[p["pid"]], n.get(p["ppid"], 0), p["pid"] if p["ppid"] == 0 else "", p["comm"], e.get("code", e.get("signal", "-")))
 p = d["processes"][0]
-print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["complete"])
+print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["complete"], d.get("incomplete_why"))
 ' "$json" 2>&1)
 	# PID 1 itself, rcS, its 5 processes; nothing after the end condition (the read, ls, mount, poweroff)
 	want="1 0 1 busybox -
@@ -94,7 +94,7 @@ print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["comple
 5 2  sh 4
 6 5  true 0
 7 5  false 1
-pid1 1 $(readlink -f /bin/busybox) /bin/busybox init bpf False"
+pid1 1 $(readlink -f /bin/busybox) /bin/busybox init bpf False file /tmp/kf-done appeared"
 	eq "A: the tree: PID 1 execs busybox init, rcS's 5 processes, parentage, exit codes, bpf, ended by the file" \
 		"$want" "$got"
 else
