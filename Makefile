@@ -7,7 +7,7 @@ APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool cla
 APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
-             qemu-system-x86 trace-cmd kmod gdb
+             qemu-system-x86 trace-cmd kmod gdb systemd
 APT_MAP   := linux-source-6.1 cscope xz-utils bc
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 
