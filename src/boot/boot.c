@@ -78,6 +78,9 @@ static int exec_init(const struct boot_opts *o)
 static volatile sig_atomic_t stop_signal;
 static int ready_fd = -1;
 static const struct boot_opts *until; /* the end condition: o->until_file or o->until_target */
+static pthread_t watcher;
+static bool watching;
+static volatile sig_atomic_t watch_quit; /* the recording ended otherwise: the watcher ends */
 /* why the recording ended, when an end condition ended it: the footprint's incomplete_why */
 static char end_why[600];
 
@@ -98,7 +101,7 @@ static void *watch_until(void *arg)
 	(void)arg;
 	if (until->until_target)
 		sdbus_watch_init(&w, until->until_target, NULL);
-	while (!stop_signal) {
+	while (!stop_signal && !watch_quit) {
 		bool target = until->until_target && sdbus_watch_poll(&w, 250) > 0;
 
 		if (target || (until->until_file && !access(until->until_file, F_OK))) {
@@ -211,7 +214,7 @@ static int record(const struct boot_opts *o)
 	char why[256] = "";
 	const char *names[2] = {o->backend && strcmp(o->backend, "auto") ? o->backend : "bpf", NULL};
 	char *path = o->output ? xstrdup(o->output) : default_output();
-	int rc = -1;
+	int rc = -1, stopped;
 
 	if (!o->backend || !strcmp(o->backend, "auto"))
 		names[1] = "ptrace";
@@ -240,17 +243,22 @@ static int record(const struct boot_opts *o)
 		return error("boot: nothing recorded: init runs untouched");
 	}
 	fp__finish(fp);
-	/* the backend says "interrupted" of any stop: the end condition's own words replace that */
-	if (end_why[0] && fp->incomplete_why && !strcmp(fp->incomplete_why, "interrupted")) {
-		free(fp->incomplete_why);
-		fp->incomplete_why = NULL;
-	}
-	if (end_why[0])
+	stopped = stop_signal;
+	/* joined before end_why is read: the watcher wrote it before it raised the stop */
+	watch_quit = 1;
+	if (watching)
+		pthread_join(watcher, NULL);
+	if (stopped && end_why[0]) {
+		/* the backend says "interrupted" of any stop: the end condition's own words replace that */
+		if (fp->incomplete_why && !strcmp(fp->incomplete_why, "interrupted")) {
+			free(fp->incomplete_why);
+			fp->incomplete_why = NULL;
+		}
 		fp__set_incomplete(fp, end_why);
-	else if (stop_signal)
-		fp__set_incomplete(fp, "stopped");
-	if (end_why[0])
 		fprintf(stderr, "kfootprint: boot: recording ended: %s\n", end_why);
+	} else if (stopped) {
+		fp__set_incomplete(fp, "stopped");
+	}
 	rc = write_when_possible(o, fp, path);
 	fp__free(fp);
 	free(path);
@@ -260,7 +268,6 @@ static int record(const struct boot_opts *o)
 static void recorder(const struct boot_opts *o, int fd)
 {
 	struct sigaction sa = {.sa_handler = on_stop};
-	pthread_t watcher;
 
 	ready_fd = fd;
 	prctl(PR_SET_NAME, RECORDER_COMM);
@@ -271,7 +278,8 @@ static void recorder(const struct boot_opts *o, int fd)
 	sigaction(SIGHUP, &sa, NULL);
 	if (o->until_file || o->until_target) {
 		until = o;
-		if (pthread_create(&watcher, NULL, watch_until, NULL))
+		watching = !pthread_create(&watcher, NULL, watch_until, NULL);
+		if (!watching)
 			warning("boot: cannot watch for '%s': recording ends otherwise",
 				o->until_target ? o->until_target : o->until_file);
 	}
