@@ -7,7 +7,7 @@
 #                    (a recording ended before the target would not have it);
 #   kf-check.service after basic.target: waits for the footprint, writes what PID 1 is and what systemd says of
 #                    the target and of its failed units into D, then `systemctl poweroff -f`.
-# Usage: systemd_init.sh D KFOOTPRINT
+# Usage: systemd_init.sh D KFOOTPRINT|none   (none: systemd without kfootprint, to time the same boot plain)
 d=$1 kf=$2
 off() {
 	echo "boot_systemd: $*" >&2
@@ -33,7 +33,7 @@ cat >$u/kf-check.sh <<EOT || off "cannot write kf-check.sh"
 read up _ </proc/uptime; echo \$up >$d/check-uptime
 [ ! -e $d/boot.json ] || echo there >$d/early
 n=0
-while [ ! -s $d/boot.json ] && [ \$n -lt 600 ]; do /bin/sleep 0.1; n=\$((n + 1)); done
+while [ "$kf" != none ] && [ ! -s $d/boot.json ] && [ \$n -lt 600 ]; do /bin/sleep 0.1; n=\$((n + 1)); done
 read up _ </proc/uptime; echo \$up >$d/written-uptime
 cat /proc/1/comm >$d/pid1-comm
 systemctl is-active basic.target >$d/basic-state 2>&1
@@ -50,4 +50,5 @@ Type=oneshot
 ExecStart=/bin/sh $u/kf-check.sh
 EOT
 ln -s ../kf-hold.service ../kf-check.service $u/basic.target.wants/ || off "cannot link the units"
+[ "$kf" != none ] || exec /lib/systemd/systemd
 exec "$kf" boot -v --init /lib/systemd/systemd -o "$d/boot.json" -d 300
