@@ -682,8 +682,8 @@ int BPF_PROG(kf_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-SEC("raw_tp/sys_exit")
-int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
+/* sys_exit; cast: files read with plain loads (kffile.bpf.h), in the program only the build kernel loads */
+static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *t = task_of(task);
@@ -753,9 +753,23 @@ int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
 	}
 	err = count_exit((__u64)regs, t->proc, (__u64)abi << 32 | (__u32)nr, ret, ns);
 	if (with_reach)
-		reach_exit(t, abi, nr, err, ret);
+		reach_exit(t, abi, nr, err, ret, (__u64)regs, cast);
 	return 0;
 }
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(kf_sys_exit, struct pt_regs *regs, long ret)
+{
+	return sys_exit(regs, ret, false);
+}
+
+#if KF_ID_RDONLY_CAST
+SEC("raw_tp/sys_exit")
+int BPF_PROG(kf_sys_exit_cast, struct pt_regs *regs, long ret)
+{
+	return sys_exit(regs, ret, true);
+}
+#endif
 
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
