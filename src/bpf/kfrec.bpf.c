@@ -480,6 +480,14 @@ int BPF_PROG(kf_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+#if KF_ID_RDONLY_CAST
+#define SYSCALL_NR(cast, regs, task)                                                     \
+	((cast) ? ((struct pt_regs *)rdonly_cast((__u64)(regs), KF_ID_PT_REGS))->orig_ax \
+		: ((struct pt_regs *)bpf_task_pt_regs(task))->orig_ax)
+#else
+#define SYSCALL_NR(cast, regs, task) (((struct pt_regs *)bpf_task_pt_regs(task))->orig_ax)
+#endif
+
 /* sys_exit; cast: files read with plain loads (kffile.bpf.h), in the program only the build kernel loads */
 static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 {
@@ -530,9 +538,10 @@ static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 		}
 		/*
 		 * The same saved registers as regs, through the task's BTF pointer: a direct load, where reading
-		 * regs (a plain pointer) costs a bpf_probe_read_kernel() on every call.
+		 * regs (a plain pointer) costs a bpf_probe_read_kernel() on every call; regs itself typed by
+		 * bpf_rdonly_cast() where it can be, which saves the helper call that finds them.
 		 */
-		nr = ((struct pt_regs *)bpf_task_pt_regs(task))->orig_ax;
+		nr = SYSCALL_NR(cast, regs, task);
 		abi = call_abi(task, &nr);
 		if (nr == -1) /* sigreturn sets orig_ax to -1 against restarts (i386 sigreturn is named so too) */
 			nr = per_abi(nr_rt_sigreturn, abi);
