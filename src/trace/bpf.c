@@ -357,6 +357,7 @@ static int min_btf_fd(void)
 static int run(const struct trace_opts *opts, struct footprint *fp)
 {
 	struct bpf_session s = {.opts = opts, .fp = fp};
+	struct bpf_program *cast_prog;
 	bool with_time = !opts->no_time;
 	uint64_t t_load, t_run = 0, t_end = 0;
 	int go_fd = -1, err, ret = -1;
@@ -367,6 +368,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	struct rusage ru;
 	char btf_path[64];
 	int btf_fd;
+	bool cast;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
@@ -378,6 +380,9 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
 		oo.btf_custom_path = btf_path;
 	}
+	/* sys_exit reading files with plain loads: its kfunc's id is the build kernel's (src/bpf/kffile.bpf.h) */
+	cast = btf_fd >= 0 && opts->reach;
+reopen:
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {
 		perror_msg("bpf: opening the programs");
@@ -390,15 +395,29 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	s.proc_is_ns = proc_is_own_ns();
-	s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
+	if (!s.rec)
+		s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
 	if (!with_time)
 		bpf_program__set_autoload(s.skel->progs.kf_sys_enter, false);
+	cast_prog = bpf_object__find_program_by_name(s.skel->obj, "kf_sys_exit_cast");
+	cast = cast && cast_prog;
+	if (cast_prog)
+		bpf_program__set_autoload(cast_prog, cast);
+	bpf_program__set_autoload(s.skel->progs.kf_sys_exit, !cast);
 	/* -vv: the verifier's statistics per program (time, instructions walked), which start-up depends on. */
 	if (kf_verbose >= 2)
 		for (struct bpf_program *prog = bpf_object__next_program(s.skel->obj, NULL); prog;
 		     prog = bpf_object__next_program(s.skel->obj, prog))
 			bpf_program__set_log_level(prog, 4);
 	err = kfrec_bpf__load(s.skel);
+	if (err && cast) {
+		debug("backend bpf: sys_exit with plain loads refused (%s): the one with helper reads instead",
+		      strerror(-err));
+		kfrec_bpf__destroy(s.skel);
+		cast = false;
+		goto reopen;
+	}
+	debug("backend bpf: files read with %s", cast ? "plain loads (bpf_rdonly_cast)" : "helper reads");
 	if (btf_fd >= 0)
 		close(btf_fd);
 	if (err) {
