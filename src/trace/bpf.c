@@ -41,11 +41,16 @@
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	/* libbpf's own log, for -v (warnings) and -vv (debug). */
+	int n;
+
+	/* libbpf's own log, for -v (warnings) and -vv (debug); whole, while two threads load (bpf_load.c). */
 	if (!kf_verbose || (level == LIBBPF_DEBUG && kf_verbose < 2))
 		return 0;
+	flockfile(stderr);
 	fputs("kfootprint: libbpf: ", stderr);
-	return vfprintf(stderr, fmt, ap);
+	n = vfprintf(stderr, fmt, ap);
+	funlockfile(stderr);
+	return n;
 }
 
 /* The effective capability set of this process, from /proc (no libcap needed). */
@@ -273,7 +278,7 @@ static uint64_t prog_misses(const struct bpf_program *prog)
 	__u32 len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
+	if (!prog || bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
 		return 0;
 	return info.recursion_misses;
 }
@@ -286,9 +291,9 @@ static uint64_t prog_misses(const struct bpf_program *prog)
 static void account_losses(struct bpf_session *s)
 {
 	const struct kfrec_bpf__bss *b = s->skel->bss;
-	uint64_t misses = prog_misses(s->skel->progs.kf_sys_enter) + prog_misses(s->skel->progs.kf_sys_exit) +
-			  prog_misses(s->skel->progs.kf_exit) + prog_misses(s->skel->progs.kf_fork) +
-			  prog_misses(s->skel->progs.kf_exec) + prog_misses(s->skel->progs.kf_misc);
+	uint64_t misses = prog_misses(bpf_prog(s, "kf_sys_enter")) + prog_misses(bpf_prog(s, "kf_sys_exit")) +
+			  prog_misses(bpf_prog(s, "kf_exit")) + prog_misses(bpf_prog(s, "kf_fork")) +
+			  prog_misses(bpf_prog(s, "kf_exec")) + prog_misses(bpf_prog(s, "kf_misc"));
 	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses;
 	const struct {
 		uint64_t n;
@@ -366,7 +371,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct rusage ru;
 	char btf_path[64];
-	int btf_fd;
+	int btf_fd = -1;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
@@ -381,8 +386,6 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {
 		perror_msg("bpf: opening the programs");
-		if (btf_fd >= 0)
-			close(btf_fd);
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
@@ -393,28 +396,26 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
 	if (!with_time)
 		bpf_program__set_autoload(s.skel->progs.kf_sys_enter, false);
-	/* -vv: the verifier's statistics per program (time, instructions walked), which start-up depends on. */
-	if (kf_verbose >= 2)
-		for (struct bpf_program *prog = bpf_object__next_program(s.skel->obj, NULL); prog;
-		     prog = bpf_object__next_program(s.skel->obj, prog))
-			bpf_program__set_log_level(prog, 4);
-	err = kfrec_bpf__load(s.skel);
-	if (btf_fd >= 0)
-		close(btf_fd);
+	/* -vv: bpf_load() asks for the verifier's statistics per program (time, instructions walked). */
+	err = bpf_load(&s, btf_fd >= 0 ? btf_path : NULL);
 	if (err) {
 		error("bpf: loading the programs: %s%s", strerror(-err), kf_verbose ? "" : " (-v shows libbpf's log)");
 		goto out;
 	}
 	s.skel->bss->next_proc = opts->argv ? 2 : (uint32_t)opts->npids + 1;
 	debug("backend bpf: opened and loaded in %.1f ms", (double)(fp__now_ns() - t_load) / 1e6);
-	err = kfrec_bpf__attach(s.skel);
-	if (err) {
-		error("bpf: attaching the programs: %s", strerror(-err));
-		goto out;
-	}
+	/* The ring first: the other CPU may still be verifying programs (bpf_load.c). */
 	s.rb = ring_buffer__new(bpf_map__fd(s.skel->maps.events), bpf_on_event, &s, NULL);
 	if (!s.rb) {
 		perror_msg("bpf: opening the event ring");
+		goto out;
+	}
+	err = bpf_attach(&s);
+	if (btf_fd >= 0)
+		close(btf_fd); /* every load has relocated against it */
+	btf_fd = -1;
+	if (err) {
+		error("bpf: attaching the programs: %s", strerror(-err));
 		goto out;
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
@@ -455,6 +456,9 @@ out:
 	t_end = fp__now_ns();
 	ring_buffer__free(s.rb);
 	kfrec_bpf__destroy(s.skel);
+	bpf_unload(&s);
+	if (btf_fd >= 0)
+		close(btf_fd);
 	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);
 	if (kf_verbose && !getrusage(RUSAGE_SELF, &ru))
 		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
