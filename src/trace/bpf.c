@@ -455,8 +455,8 @@ out:
 		waitpid(s.root, NULL, contain_terminate(opts->contain) ? 0 : WNOHANG);
 	t_end = fp__now_ns();
 	ring_buffer__free(s.rb);
+	bpf_unload(&s); /* first: a load still running in a thread reads the skeleton's maps */
 	kfrec_bpf__destroy(s.skel);
-	bpf_unload(&s);
 	if (btf_fd >= 0)
 		close(btf_fd);
 	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);

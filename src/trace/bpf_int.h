@@ -66,7 +66,7 @@ int bpf_read_stats(struct bpf_session *s, bool ended_only);
 
 /* bpf_load.c */
 /*
- * Loads the skeleton: its maps, and the programs whose autoload is on, on two CPUs where there are two and CO-RE
+ * Loads the skeleton: its maps, and the programs whose autoload is on, on two CPUs where another is idle and CO-RE
  * relocates against btf_path (NULL: the full kernel BTF, parsed once: one object). 0 or a negative errno.
  */
 int bpf_load(struct bpf_session *s, const char *btf_path);
@@ -77,7 +77,8 @@ int bpf_load(struct bpf_session *s, const char *btf_path);
 int bpf_attach(struct bpf_session *s);
 /* The loaded program of that name, whichever object loaded it; NULL when this mode did not load it. */
 struct bpf_program *bpf_prog(struct bpf_session *s, const char *name);
-/* Waits for a load still running, closes the objects that loaded parts of the programs (after kfrec_bpf__destroy()). */
+/* Waits for a load still running, closes the objects that loaded parts of the programs (before kfrec_bpf__destroy()).
+ */
 void bpf_unload(struct bpf_session *s);
 
 /* bpf_reach.c */

@@ -24,10 +24,15 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* One of the two objects that load the programs: opened, given the skeleton's maps and loaded by load_part(). */
 struct part_load {
+	struct bpf_session *s;
+	const char *btf_path;
+	const char *names[16]; /* its programs */
+	size_t n;
 	struct bpf_object *obj;
-	int err;
-	uint64_t ns; /* how long its load took */
+	int err;     /* 0, or the negative errno of its open or load */
+	uint64_t ns; /* how long it took */
 };
 
 /* The second part's load, in a thread until bpf_attach() (or bpf_unload()) joins it. */
@@ -35,7 +40,7 @@ struct bpf_loader {
 	pthread_t thread;
 	bool running;
 	struct part_load part[2];
-	uint64_t t_split; /* when the two loads started */
+	uint64_t t_split; /* when the two parts started */
 };
 
 static int cpus_usable(void)
@@ -45,6 +50,32 @@ static int cpus_usable(void)
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		return 1;
 	return CPU_COUNT(&set);
+}
+
+/*
+ * Whether to load on two CPUs. Two objects more cost ~1.5 ms of CPU (their ELF, their BTF loaded into the kernel,
+ * the maps shared), which pays only when another CPU is idle to verify beside this one: on a busy machine the two
+ * loads share one CPU and start-up takes longer. So: when fewer tasks are runnable right now (/proc/loadavg,
+ * this one included) than the CPUs this process may use. KF_BPF_SPLIT=0 or 1 decides instead (to measure both).
+ */
+static bool split_wanted(void)
+{
+	const char *env = getenv("KF_BPF_SPLIT");
+	char buf[128];
+	int ncpu = cpus_usable(), running = 0;
+	FILE *f;
+
+	if (env && *env)
+		return strcmp(env, "0") != 0;
+	if (ncpu < 2)
+		return false;
+	f = fopen("/proc/loadavg", "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%*s %*s %*s %d/", &running) != 1)
+		running = ncpu;
+	fclose(f);
+	return running < ncpu;
 }
 
 /*
@@ -58,52 +89,48 @@ static bool heaviest(const struct bpf_program *p)
 }
 
 /*
- * A second copy of the object that loads only the programs named in want[] (by the skeleton's program of that
- * name) and creates no map: every map is the skeleton's.
+ * A second copy of the object that loads only the programs of its part and creates no map: every map is the
+ * skeleton's. Run in the thread for the second part, so its ELF is read while the first part loads.
  */
-static struct bpf_object *open_part(struct bpf_session *s, const char *btf_path, const char *const *want, size_t nwant)
+static void *load_part(void *arg)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "kfrec_bpf", .btf_custom_path = btf_path);
+	struct part_load *pl = arg;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "kfrec_bpf", .btf_custom_path = pl->btf_path);
+	uint64_t t = fp__now_ns();
 	struct bpf_program *p;
 	struct bpf_map *m;
-	struct bpf_object *obj;
 	const void *elf;
 	size_t sz;
 
 	elf = kfrec_bpf__elf_bytes(&sz);
-	obj = bpf_object__open_mem(elf, sz, &oo);
-	if (!obj)
+	pl->obj = bpf_object__open_mem(elf, sz, &oo);
+	if (!pl->obj) {
+		pl->err = -errno;
 		return NULL;
-	bpf_object__for_each_program(p, obj)
+	}
+	bpf_object__for_each_program(p, pl->obj)
 	{
 		bool on = false;
 
-		for (size_t i = 0; i < nwant && !on; i++)
-			on = !strcmp(bpf_program__name(p), want[i]);
+		for (size_t i = 0; i < pl->n && !on; i++)
+			on = !strcmp(bpf_program__name(p), pl->names[i]);
 		bpf_program__set_autoload(p, on);
 		if (on && kf_verbose >= 2)
 			bpf_program__set_log_level(p, 4);
 	}
-	bpf_object__for_each_map(m, obj)
+	bpf_object__for_each_map(m, pl->obj)
 	{
-		struct bpf_map *own = bpf_object__find_map_by_name(s->skel->obj, bpf_map__name(m));
+		struct bpf_map *own = bpf_object__find_map_by_name(pl->s->skel->obj, bpf_map__name(m));
 
-		if (!own || bpf_map__reuse_fd(m, bpf_map__fd(own)) < 0) {
-			int e = own ? errno : ENOENT;
-
-			bpf_object__close(obj);
-			errno = e;
+		if (!own) {
+			pl->err = -ENOENT;
+			return NULL;
+		}
+		if (bpf_map__reuse_fd(m, bpf_map__fd(own)) < 0) {
+			pl->err = -errno;
 			return NULL;
 		}
 	}
-	return obj;
-}
-
-static void *load_part(void *arg)
-{
-	struct part_load *pl = arg;
-	uint64_t t = fp__now_ns();
-
 	pl->err = bpf_object__load(pl->obj);
 	pl->ns = fp__now_ns() - t;
 	return NULL;
@@ -111,47 +138,48 @@ static void *load_part(void *arg)
 
 int bpf_load(struct bpf_session *s, const char *btf_path)
 {
-	const char *names[2][16];
-	struct bpf_loader *l;
+	struct bpf_loader *l = xcalloc(1, sizeof(*l));
 	struct bpf_program *p;
-	size_t nn[2] = {0, 0};
 	uint64_t t0 = fp__now_ns(), t1;
 	int err;
 
 	bpf_object__for_each_program(p, s->skel->obj) if (bpf_program__autoload(p) && kf_verbose >= 2)
 	    bpf_program__set_log_level(p, 4);
+	for (int k = 0; k < 2; k++) {
+		l->part[k].s = s;
+		l->part[k].btf_path = btf_path;
+	}
 	bpf_object__for_each_program(p, s->skel->obj)
 	{
-		int k = heaviest(p);
+		struct part_load *pl = &l->part[heaviest(p)];
 
-		if (bpf_program__autoload(p) && nn[k] < 16)
-			names[k][nn[k]++] = bpf_program__name(p);
+		if (bpf_program__autoload(p) && pl->n < 16)
+			pl->names[pl->n++] = bpf_program__name(p);
 	}
 	/*
-	 * One CPU, nothing to split, or CO-RE against the full kernel BTF (which each object would parse again, ~120
-	 * ms each): the skeleton loads everything itself.
+	 * Nothing to split, no idle CPU, or CO-RE against the full kernel BTF (which each object would parse again,
+	 * ~120 ms each): the skeleton loads everything itself.
 	 */
-	if (!nn[0] || !nn[1] || !btf_path || cpus_usable() < 2)
+	if (!l->part[0].n || !l->part[1].n || !btf_path || !split_wanted()) {
+		free(l);
 		return kfrec_bpf__load(s->skel);
+	}
+	s->loader = l;
 	bpf_object__for_each_program(p, s->skel->obj) bpf_program__set_autoload(p, false);
 	err = kfrec_bpf__load(s->skel); /* the maps only */
 	if (err)
 		return err;
-	t1 = fp__now_ns();
-	s->loader = l = xcalloc(1, sizeof(*l));
-	for (int k = 0; k < 2; k++) {
-		l->part[k].obj = s->part[k] = open_part(s, btf_path, names[k], nn[k]);
-		if (!l->part[k].obj)
-			return -errno;
-	}
-	l->t_split = fp__now_ns();
+	t1 = l->t_split = fp__now_ns();
 	l->running = !pthread_create(&l->thread, NULL, load_part, &l->part[1]);
 	if (!l->running)
 		load_part(&l->part[1]);
 	load_part(&l->part[0]);
-	debug("backend bpf: maps created in %.1f ms, two more objects opened in %.1f ms, %zu programs loaded in %.1f "
-	      "ms, %zu more on the other CPU",
-	      (double)(t1 - t0) / 1e6, (double)(l->t_split - t1) / 1e6, nn[0], (double)l->part[0].ns / 1e6, nn[1]);
+	s->part[0] = l->part[0].obj;
+	if (!l->running)
+		s->part[1] = l->part[1].obj; /* else once joined */
+	debug("backend bpf: maps created in %.1f ms; %zu programs opened and loaded in %.1f ms, %zu more on the other "
+	      "CPU",
+	      (double)(t1 - t0) / 1e6, l->part[0].n, (double)l->part[0].ns / 1e6, l->part[1].n);
 	return l->part[0].err;
 }
 
@@ -165,6 +193,7 @@ static int join_loader(struct bpf_session *s)
 	if (l->running) {
 		pthread_join(l->thread, NULL);
 		l->running = false;
+		s->part[1] = l->part[1].obj;
 		debug("backend bpf: the other CPU's programs loaded in %.1f ms, both parts in %.1f ms",
 		      (double)l->part[1].ns / 1e6, (double)(fp__now_ns() - l->t_split) / 1e6);
 	}
