@@ -359,8 +359,20 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/* CPU time of this process (its threads too), in ms: -v's account of start-up and teardown. */
+static double self_cpu_ms(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
 static int run(const struct trace_opts *opts, struct footprint *fp)
 {
+	double c_load = self_cpu_ms(), c_end = 0;
 	struct bpf_session s = {.opts = opts, .fp = fp};
 	bool with_time = !opts->no_time;
 	uint64_t t_load, t_run = 0, t_end = 0;
@@ -403,7 +415,8 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		goto out;
 	}
 	s.skel->bss->next_proc = opts->argv ? 2 : (uint32_t)opts->npids + 1;
-	debug("backend bpf: opened and loaded in %.1f ms", (double)(fp__now_ns() - t_load) / 1e6);
+	debug("backend bpf: opened and loaded in %.1f ms (CPU %.1f ms)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load);
 	/* The ring first: the other CPU may still be verifying programs (bpf_load.c). */
 	s.rb = ring_buffer__new(bpf_map__fd(s.skel->maps.events), bpf_on_event, &s, NULL);
 	if (!s.rb) {
@@ -420,8 +433,8 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
-	debug("backend bpf: loaded and attached in %.1f ms (%s)", (double)(fp__now_ns() - t_load) / 1e6,
-	      with_time ? "calls, errors, time" : "calls and errors, no time");
+	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time");
 	if (go_fd >= 0) {
 		err = bpf_release_command(&s, go_fd);
 		go_fd = -1;
@@ -432,10 +445,11 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	if (observe(&s))
 		goto out;
 	t_end = fp__now_ns();
+	c_end = self_cpu_ms();
 	/* Detach first: what is read below no longer moves. */
 	kfrec_bpf__detach(s.skel);
-	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms", (double)(t_end - t_run) / 1e6,
-	      (double)(fp__now_ns() - t_end) / 1e6);
+	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms (CPU %.1f ms)", (double)(t_end - t_run) / 1e6,
+	      (double)(fp__now_ns() - t_end) / 1e6, self_cpu_ms() - c_end);
 	ring_buffer__consume(s.rb);
 	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false) || bpf_read_reach(&s, false))
 		goto out;
@@ -454,12 +468,14 @@ out:
 	if (ret < 0 && s.root && !s.root_reaped && !opts->keep_running)
 		waitpid(s.root, NULL, contain_terminate(opts->contain) ? 0 : WNOHANG);
 	t_end = fp__now_ns();
+	c_end = self_cpu_ms();
 	ring_buffer__free(s.rb);
 	bpf_unload(&s); /* first: a load still running in a thread reads the skeleton's maps */
 	kfrec_bpf__destroy(s.skel);
 	if (btf_fd >= 0)
 		close(btf_fd);
-	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);
+	debug("backend bpf: freed in %.1f ms (CPU %.1f ms)", (double)(fp__now_ns() - t_end) / 1e6,
+	      self_cpu_ms() - c_end);
 	if (kf_verbose && !getrusage(RUSAGE_SELF, &ru))
 		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
 	free(s.byproc);

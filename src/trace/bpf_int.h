@@ -66,7 +66,7 @@ int bpf_read_stats(struct bpf_session *s, bool ended_only);
 
 /* bpf_load.c */
 /*
- * Loads the skeleton: its maps, and the programs whose autoload is on, on two CPUs where another is idle and CO-RE
+ * Loads the skeleton: its maps, and the programs whose autoload is on; on two CPUs with KF_BPF_SPLIT=1 when CO-RE
  * relocates against btf_path (NULL: the full kernel BTF, parsed once: one object). 0 or a negative errno.
  */
 int bpf_load(struct bpf_session *s, const char *btf_path);

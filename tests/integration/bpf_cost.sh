@@ -38,8 +38,8 @@ attached() {
 	echo "$tps"
 }
 
-# The programs load in one object, or on two CPUs (sys_exit in a thread, with the maps shared: src/trace/bpf_load.c)
-# when another CPU is idle; KF_BPF_SPLIT=0 or 1 makes each way happen here, whatever the machine's load.
+# The programs load in one object, or with KF_BPF_SPLIT=1 on two CPUs (sys_exit in a thread, with the maps shared:
+# src/trace/bpf_load.c): both ways attach the same.
 for split in 0 1; do
 	export KF_BPF_SPLIT=$split
 	eq "split=$split: time mode: sys_enter, sys_exit and the three process tracepoints" \

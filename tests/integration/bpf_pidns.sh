@@ -28,7 +28,7 @@ for b in bpf ptrace; do
 done
 eq "unshare -fp --mount-proc: bpf records the namespace's pids, ls under sh" "sh<1 ls<sh small" "$(shape "$T/ns.bpf.json")"
 # kfootprint's own tasks take pids of the namespace too: the guardian under either backend and, where bpf loads
-# its programs on two CPUs (-v says so), the loading thread, made after the command was forked: every later
+# its programs on two CPUs (KF_BPF_SPLIT=1; -v says so), the loading thread, made after the command was forked: every later
 # process has the next pid.
 late=0
 grep -q "more on the other CPU" "$T/ns.bpf.err" && late=1
