@@ -83,7 +83,8 @@ static bool heaviest(const struct bpf_program *p)
 static void *load_part(void *arg)
 {
 	struct part_load *pl = arg;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "kfrec_bpf", .btf_custom_path = pl->btf_path);
+	struct bpf_object_open_opts oo = {
+	    .sz = sizeof(oo), .object_name = "kfrec_bpf", .btf_custom_path = pl->btf_path};
 	uint64_t t = fp__now_ns();
 	struct bpf_program *p;
 	struct bpf_map *m;
@@ -96,8 +97,7 @@ static void *load_part(void *arg)
 		pl->err = -errno;
 		return NULL;
 	}
-	bpf_object__for_each_program(p, pl->obj)
-	{
+	for (p = bpf_object__next_program(pl->obj, NULL); p; p = bpf_object__next_program(pl->obj, p)) {
 		bool on = false;
 
 		for (size_t i = 0; i < pl->n && !on; i++)
@@ -106,8 +106,7 @@ static void *load_part(void *arg)
 		if (on && kf_verbose >= 2)
 			bpf_program__set_log_level(p, 4);
 	}
-	bpf_object__for_each_map(m, pl->obj)
-	{
+	for (m = bpf_object__next_map(pl->obj, NULL); m; m = bpf_object__next_map(pl->obj, m)) {
 		struct bpf_map *own = bpf_object__find_map_by_name(pl->s->skel->obj, bpf_map__name(m));
 
 		if (!own) {
@@ -131,14 +130,15 @@ int bpf_load(struct bpf_session *s, const char *btf_path)
 	uint64_t t0 = fp__now_ns(), t1;
 	int err;
 
-	bpf_object__for_each_program(p, s->skel->obj) if (bpf_program__autoload(p) && kf_verbose >= 2)
-	    bpf_program__set_log_level(p, 4);
+	for (p = bpf_object__next_program(s->skel->obj, NULL); p; p = bpf_object__next_program(s->skel->obj, p)) {
+		if (bpf_program__autoload(p) && kf_verbose >= 2)
+			bpf_program__set_log_level(p, 4);
+	}
 	for (int k = 0; k < 2; k++) {
 		l->part[k].s = s;
 		l->part[k].btf_path = btf_path;
 	}
-	bpf_object__for_each_program(p, s->skel->obj)
-	{
+	for (p = bpf_object__next_program(s->skel->obj, NULL); p; p = bpf_object__next_program(s->skel->obj, p)) {
 		struct part_load *pl = &l->part[heaviest(p)];
 
 		if (bpf_program__autoload(p) && pl->n < 16)
@@ -153,7 +153,8 @@ int bpf_load(struct bpf_session *s, const char *btf_path)
 		return kfrec_bpf__load(s->skel);
 	}
 	s->loader = l;
-	bpf_object__for_each_program(p, s->skel->obj) bpf_program__set_autoload(p, false);
+	for (p = bpf_object__next_program(s->skel->obj, NULL); p; p = bpf_object__next_program(s->skel->obj, p))
+		bpf_program__set_autoload(p, false);
 	err = kfrec_bpf__load(s->skel); /* the maps only */
 	if (err)
 		return err;
