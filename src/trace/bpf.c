@@ -383,6 +383,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct rusage ru;
 	char btf_path[64];
+	const char *step;
 	int btf_fd = -1;
 
 	libbpf_set_print(print_libbpf);
@@ -423,12 +424,12 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		perror_msg("bpf: opening the event ring");
 		goto out;
 	}
-	err = bpf_attach(&s);
+	err = bpf_attach(&s, &step);
 	if (btf_fd >= 0)
 		close(btf_fd); /* every load has relocated against it */
 	btf_fd = -1;
 	if (err) {
-		error("bpf: attaching the programs: %s", strerror(-err));
+		error("bpf: %s the programs: %s", step, strerror(-err));
 		goto out;
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))

@@ -72,9 +72,9 @@ int bpf_read_stats(struct bpf_session *s, bool ended_only);
 int bpf_load(struct bpf_session *s, const char *btf_path);
 /*
  * Attaches every loaded program (waiting for those the other CPU loads: bpf_load() may return before); the links
- * are the skeleton's. 0 or a negative errno.
+ * are the skeleton's. 0 or a negative errno, and in *what the step that failed ("loading" or "attaching").
  */
-int bpf_attach(struct bpf_session *s);
+int bpf_attach(struct bpf_session *s, const char **what);
 /* The loaded program of that name, whichever object loaded it; NULL when this mode did not load it. */
 struct bpf_program *bpf_prog(struct bpf_session *s, const char *name);
 /* Waits for a load still running, closes the objects that loaded parts of the programs (before kfrec_bpf__destroy()).

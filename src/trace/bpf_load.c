@@ -222,10 +222,11 @@ static int attach_part(struct bpf_session *s, struct bpf_object *obj)
 	return 0;
 }
 
-int bpf_attach(struct bpf_session *s)
+int bpf_attach(struct bpf_session *s, const char **what)
 {
 	int err;
 
+	*what = "attaching";
 	if (!s->loader)
 		return kfrec_bpf__attach(s->skel);
 	/*
@@ -233,11 +234,14 @@ int bpf_attach(struct bpf_session *s)
 	 * seeded, after every link is made, so the order does not matter.
 	 */
 	err = attach_part(s, s->part[0]);
-	if (!err)
-		err = join_loader(s);
-	if (!err)
-		err = attach_part(s, s->part[1]);
-	return err;
+	if (err)
+		return err;
+	err = join_loader(s);
+	if (err) {
+		*what = "loading"; /* the other CPU's part */
+		return err;
+	}
+	return attach_part(s, s->part[1]);
 }
 
 void bpf_unload(struct bpf_session *s)

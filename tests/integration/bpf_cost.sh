@@ -77,6 +77,15 @@ for mode in time no-time split-time split-no-time; do
 	fi
 done
 
+# Two CPUs need two more copies of every map's descriptor: where descriptors run out (in the maps' sharing, a load
+# in the thread, or after), the failure is one line and exit status 1, the thread joined (no hang, no crash).
+for n in 40 50 60; do
+	out=$( (ulimit -n $n && KF_BPF_SPLIT=1 timeout 60 "$KF" record -b bpf --report /dev/null -- true) 2>&1)
+	rc=$?
+	eq "split=1, ulimit -n $n: exit 1 and one line saying why" "1 1 1" \
+		"$rc $(printf '%s\n' "$out" | grep -c .) $(printf '%s\n' "$out" | grep -c '^kfootprint: bpf: .*Too many open files')"
+done
+
 # --- --no-time counts from sys_exit alone, exactly: every getppid of a storm, the exit_group, one execve ---
 loops=50000
 # Loaded on two CPUs (the maps shared by three objects): counted the same.
