@@ -80,6 +80,15 @@ bool kt_ident_char(int ch)
 	return isalnum(ch) || ch == '_';
 }
 
+size_t kt_ident_len(const char *p, const char *end)
+{
+	const char *b = p;
+
+	while (p < end && kt_ident_char((unsigned char)*p))
+		p++;
+	return (size_t)(p - b);
+}
+
 /* Collects the CONFIG_* and __ARCH_WANT_* identifiers of an expression (Makefile or cpp). */
 static void collect_symbols(struct kt_cond *c, const char *expr)
 {

@@ -73,9 +73,10 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 		    const char *where);
 /* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
 void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
-/* C identifiers: a first character, a following one. */
+/* C identifiers: a first character, a following one; the length of the one at p (0: none there). */
 bool kt_ident_start(int ch);
 bool kt_ident_char(int ch);
+size_t kt_ident_len(const char *p, const char *end);
 /* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
 bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
 /* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed (kt_expr.c). */
@@ -130,7 +131,10 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
 void kt_scan_release(struct kt_scan *sc);
 
-/* ---- what refinements reach (kt_reach.c: the scanner's half; kt_resolve.c resolves) ---- */
+/*
+ * ---- what refinements reach (kt_reach_scan.c: the scanner's half; kt_reach_prepare.c: before resolving;
+ * kt_reach.c: keys; kt_resolve.c resolves) ----
+ */
 
 /*
  * Registrations are kept as kt_defs whose name is a key with a space: "fs ext4", "af AF_UNIX", "anon [eventfd]",
@@ -143,7 +147,7 @@ struct kt_reach_at {
 	void (*conds)(const void *st, struct kt_condv *out); /* the #if stack at the line, innermost first */
 	const void *st;
 };
-/* Where the next needles of a file are (kt_reach.c), so that a line is searched only when it holds one. */
+/* Where the next needles of a file are (kt_reach_scan.c), so that a line is searched only when it holds one. */
 #define KT_REACH_NEEDLES 8
 struct kt_reach_cursor {
 	const char *next[KT_REACH_NEEDLES], *end;
@@ -156,6 +160,9 @@ void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const c
 			const char *l, const char *eol, int line, const struct kt_reach_at *at);
 /* A #define directive (d: "define A B"): records a binfmt alias. */
 void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at);
+/* Appends a kt_def of that key (how: its macro, obj: its calls_ksys, may be NULL) with no conditions yet. */
+struct kt_def *kt_reach_push(struct kt_scan *sc, const char *key, const char *how, const char *file, int line,
+			     const char *obj);
 /* True for a registration (or raw fact) kt_def, which is never a syscall candidate. */
 bool kt_reach_def(const struct kt_def *d);
 /* True for a registration that is a target (not a raw fact, not a device number the headers do not name). */

@@ -163,15 +163,6 @@ static void add_def(struct kt_scan *sc, struct cppstate *st, const char *name, s
 	stack_conds(st, &d->conds);
 }
 
-static size_t ident_len(const char *p, const char *end)
-{
-	const char *b = p;
-
-	while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-		p++;
-	return (size_t)(p - b);
-}
-
 /*
  * A definition is a wrapper when its body is short and hands over to a ksys_*() helper (x86_64 mmap calls
  * ksys_mmap_pgoff): returns the helper's name, or NULL.
@@ -192,7 +183,7 @@ static char *wrapper_target(const char *p, const char *end)
 			const char *k = memmem(b, (size_t)(q - b), "ksys_", 5);
 			if (!k)
 				return NULL;
-			size_t n = ident_len(k, q);
+			size_t n = kt_ident_len(k, q);
 			return xstrndup(k, n);
 		} else if (*q == '\n')
 			lines++;
@@ -215,7 +206,7 @@ static void maybe_ksys(struct kt_scan *sc, struct cppstate *st, const char *l, c
 	const char *k = memmem(l, (size_t)(eol - l), want, wn);
 	if (!k || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_')))
 		return;
-	size_t n = ident_len(k, eol);
+	size_t n = kt_ident_len(k, eol);
 	if (k + n >= eol || k[n] != '(' || (sc->want_func && n != wn))
 		return;
 	/* the parameter list may span lines; a definition is followed by '{', a prototype by ';' */
@@ -318,7 +309,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 				while (*m == ' ' || *m == '\t')
 					m++;
 				if (want_arch && !strncmp(m, "__ARCH_WANT_", 12)) {
-					size_t n = ident_len(m, m + strlen(m));
+					size_t n = kt_ident_len(m, m + strlen(m));
 					char *name = xstrndup(m, n);
 					struct kt_condv cv = {0};
 					stack_conds(&st, &cv);
@@ -338,7 +329,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 			const char *m = compat ? p + 21 : !strncmp(p, "SYSCALL_DEFINE", 14) ? p + 14 : NULL;
 			if (m && m < eol && isdigit((unsigned char)*m) && m + 1 < eol && m[1] == '(') {
 				const char *name = m + 2;
-				size_t n = ident_len(name, eol);
+				size_t n = kt_ident_len(name, eol);
 				if (n) {
 					char macro[32];
 					snprintf(macro, sizeof(macro), "%sSYSCALL_DEFINE%c", compat ? "COMPAT_" : "",
@@ -350,7 +341,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 				   isdigit((unsigned char)p[16]) && p[17] == '(') {
 				/* include/linux/syscalls.h: COMPAT_SYSCALL_DEFINEn with CONFIG_COMPAT, else
 				 * SYSCALL_DEFINEn */
-				size_t n = ident_len(p + 18, eol);
+				size_t n = kt_ident_len(p + 18, eol);
 				for (int c32 = 1; n && c32 >= 0; c32--) {
 					char macro[32];
 					snprintf(macro, sizeof(macro), "SYSCALL32_DEFINE%c", p[16]);
@@ -365,14 +356,14 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 					free(w);
 				}
 			} else if (!strncmp(p, "SYS_NI(", 7)) {
-				size_t n = ident_len(p + 7, eol);
+				size_t n = kt_ident_len(p + 7, eol);
 				if (n)
 					add_def(sc, &st, p + 7, n, "SYS_NI", false, this_line);
 			} else if (is_ni && !strncmp(p, "COND_SYSCALL", 12)) {
 				bool c = !strncmp(p + 12, "_COMPAT(", 8);
 				const char *a = c ? p + 20 : p[12] == '(' ? p + 13 : NULL;
 				if (a) {
-					size_t n = ident_len(a, eol);
+					size_t n = kt_ident_len(a, eol);
 					char *nm = xasprintf("%s%.*s", c ? "compat_" : "", (int)n, a);
 					kt_strv_push(&sc->cond_syscalls, nm);
 					free(nm);
