@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+// The function definition index's cache (kt_fdefs_internal.h): the files, names and raw definitions of one tree
+// and architecture, with the mtime and size of every file read and directory listed, in the encoding of the
+// other binary cache (kt_internal.h). A cache whose files all still match is as good as a fresh scan; anything
+// else means a scan, never an error.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ktree/kt_fdefs_internal.h"
+#include "util/atomic_file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Bump when what the scanner records changes: old caches are then rebuilt. */
+#define MAGIC "kfootprint kfdefs cache 5\n"
+
+char *kt_fdefs_cache_file(const char *srcdir, const char *arch)
+{
+	char *dir = kt_cache_dir(), *f;
+	uint64_t h = 1469598103934665603ULL;
+
+	if (!dir)
+		return NULL;
+	for (const char *s = srcdir; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	for (const char *s = arch; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	f = xasprintf("%s/kfdefs-%016llx.cache", dir, (unsigned long long)h);
+	free(dir);
+	return f;
+}
+
+void kt_fdefs_cache_save(const struct kt_fdefs *d, const char *file)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct atomic_file af;
+
+	strbuf_addstr(&sb, MAGIC);
+	kt_put_str(&sb, d->srcdir);
+	kt_put_str(&sb, d->arch);
+	kt_put_u64(&sb, d->seen.n);
+	for (size_t i = 0; i < d->seen.n; i++)
+		kt_put_stat(&sb, d->srcdir, d->seen.v[i]);
+	kt_put_u64(&sb, d->files.n);
+	for (size_t i = 0; i < d->files.n; i++)
+		kt_put_str(&sb, d->files.v[i]);
+	kt_put_u64(&sb, d->pool.len);
+	strbuf_add(&sb, d->pool.buf, d->pool.len);
+	kt_put_u64(&sb, d->nraw);
+	for (size_t i = 0; i < d->nraw; i++) {
+		kt_put_u64(&sb, d->raw[i].name);
+		kt_put_u64(&sb, (uint64_t)d->raw[i].file << 32 | (uint32_t)d->raw[i].line);
+		kt_put_u64(&sb, d->raw[i].via);
+	}
+	kt_put_u64(&sb, d->st.files);
+	kt_put_u64(&sb, d->st.bytes);
+	kt_put_u64(&sb, d->st.by_macro);
+	kt_put_u64(&sb, d->st.unparsed);
+	kt_put_str(&sb, d->st.unparsed_top);
+	strbuf_addstr(&sb, "end\n");
+
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
+	if (ps && ps != parent) {
+		*ps = '\0';
+		mkdir(parent, 0755);
+	}
+	free(parent);
+	mkdir(dir, 0755);
+	free(dir);
+	/* a read-only or missing cache directory is no reason to fail: the next run scans again */
+	if (atomic_file_open(&af, file, AF_QUIET) == 0) {
+		if (fwrite(sb.buf, 1, sb.len, af.f) == sb.len)
+			atomic_file_commit(&af);
+		else
+			atomic_file_abort(&af);
+	}
+	strbuf_release(&sb);
+}
+
+/* A string's bytes in place (not NUL-terminated): *n its length. */
+static const char *get_bytes(struct kt_rd *r, size_t *n)
+{
+	uint64_t len = kt_get_u64(r);
+	const char *s = r->p;
+
+	if (r->bad || len > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		*n = 0;
+		return "";
+	}
+	r->p += len;
+	*n = (size_t)len;
+	return s;
+}
+
+static char *get_str(struct kt_rd *r)
+{
+	size_t n;
+	const char *s = get_bytes(r, &n);
+
+	return xstrndup(s, n);
+}
+
+static bool stat_ok(struct kt_rd *r, const char *srcdir)
+{
+	char *rel = get_str(r);
+	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+	bool ok;
+
+	if (stat(p, &st) != 0)
+		ok = !sec && !nsec && !size;
+	else
+		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
+		     (uint64_t)st.st_size == size;
+	free(p);
+	free(rel);
+	return ok && !r->bad;
+}
+
+int kt_fdefs_cache_load(struct kt_fdefs *d, const char *file)
+{
+	size_t len, ml = strlen(MAGIC);
+	char *buf = kt_read_file(file, &len);
+	struct kt_rd r;
+	int rc = -1;
+
+	if (!buf)
+		return -1;
+	r = (struct kt_rd){buf, buf + len, false};
+	if (len < ml || memcmp(buf, MAGIC, ml))
+		goto out;
+	r.p += ml;
+	char *s1 = get_str(&r), *s2 = get_str(&r);
+	bool same = !strcmp(s1, d->srcdir) && !strcmp(s2, d->arch);
+	free(s1);
+	free(s2);
+	if (!same)
+		goto out;
+	uint64_t n = kt_get_u64(&r);
+	if (n > len)
+		goto out;
+	for (uint64_t i = 0; i < n; i++)
+		if (!stat_ok(&r, d->srcdir))
+			goto out;
+	n = kt_get_u64(&r);
+	if (n > len)
+		goto out;
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		char *s = get_str(&r);
+		kt_strv_push(&d->files, s);
+		free(s);
+	}
+	size_t pn;
+	const char *pool = get_bytes(&r, &pn);
+	if (pn && pool[pn - 1] != '\0')
+		r.bad = true;
+	strbuf_add(&d->pool, pool, pn);
+	n = kt_get_u64(&r);
+	if (n > len / 24)
+		goto out;
+	d->raw = xcalloc(n ? n : 1, sizeof(*d->raw));
+	d->capraw = n ? n : 1;
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		struct kt_fdef_raw *w = &d->raw[d->nraw++];
+		uint64_t nm = kt_get_u64(&r), fl = kt_get_u64(&r), via = kt_get_u64(&r);
+		w->name = (uint32_t)nm;
+		w->file = (uint32_t)(fl >> 32);
+		w->line = (int32_t)(uint32_t)fl;
+		w->via = (uint32_t)via;
+		if (nm >= pn || w->file >= d->files.n || via >= KT_FDEFS_NVIAS)
+			r.bad = true;
+	}
+	d->st.files = (size_t)kt_get_u64(&r);
+	d->st.bytes = (size_t)kt_get_u64(&r);
+	d->st.by_macro = (size_t)kt_get_u64(&r);
+	d->st.unparsed = (size_t)kt_get_u64(&r);
+	char *top = get_str(&r);
+	snprintf(d->st.unparsed_top, sizeof(d->st.unparsed_top), "%s", top);
+	free(top);
+	if (r.bad || r.end - r.p != 4 || memcmp(r.p, "end\n", 4))
+		goto out;
+	rc = 0;
+out:
+	if (rc) {
+		kt_strv_release(&d->files);
+		strbuf_reset(&d->pool);
+		free(d->raw);
+		d->raw = NULL;
+		d->nraw = d->capraw = 0;
+	}
+	free(buf);
+	return rc;
+}
