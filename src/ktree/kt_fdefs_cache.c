@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ktree/kt_fdefs_internal.h"
-#include "util/atomic_file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -36,7 +34,6 @@ char *kt_fdefs_cache_file(const char *srcdir, const char *arch)
 void kt_fdefs_cache_save(const struct kt_fdefs *d, const char *file)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct atomic_file af;
 
 	strbuf_addstr(&sb, MAGIC);
 	kt_put_str(&sb, d->srcdir);
@@ -62,24 +59,10 @@ void kt_fdefs_cache_save(const struct kt_fdefs *d, const char *file)
 	kt_put_str(&sb, d->st.unparsed_top);
 	strbuf_addstr(&sb, "end\n");
 
-	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
-	if (ps && ps != parent) {
-		*ps = '\0';
-		mkdir(parent, 0755);
-	}
-	free(parent);
-	mkdir(dir, 0755);
-	free(dir);
 	/* a read-only or missing cache directory is no reason to fail: the next run scans again */
-	if (atomic_file_open(&af, file, AF_QUIET) == 0) {
-		if (fwrite(sb.buf, 1, sb.len, af.f) == sb.len)
-			atomic_file_commit(&af);
-		else
-			atomic_file_abort(&af);
-	}
+	char *err = NULL;
+	kt_cache_write(file, &sb, &err);
+	free(err);
 	strbuf_release(&sb);
 }
 
@@ -99,30 +82,14 @@ static const char *get_bytes(struct kt_rd *r, size_t *n)
 	return s;
 }
 
+/* A string that must be there: this cache writes no NULL, so one means the file is not what it wrote. */
 static char *get_str(struct kt_rd *r)
 {
-	size_t n;
-	const char *s = get_bytes(r, &n);
+	char *s = kt_get_str(r);
 
-	return xstrndup(s, n);
-}
-
-static bool stat_ok(struct kt_rd *r, const char *srcdir)
-{
-	char *rel = get_str(r);
-	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
-	char *p = kt_path(srcdir, rel);
-	struct stat st;
-	bool ok;
-
-	if (stat(p, &st) != 0)
-		ok = !sec && !nsec && !size;
-	else
-		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
-		     (uint64_t)st.st_size == size;
-	free(p);
-	free(rel);
-	return ok && !r->bad;
+	if (!s)
+		r->bad = true;
+	return s ? s : xstrdup("");
 }
 
 int kt_fdefs_cache_load(struct kt_fdefs *d, const char *file)
@@ -148,7 +115,7 @@ int kt_fdefs_cache_load(struct kt_fdefs *d, const char *file)
 	if (n > len)
 		goto out;
 	for (uint64_t i = 0; i < n; i++)
-		if (!stat_ok(&r, d->srcdir))
+		if (!kt_get_stat(&r, d->srcdir))
 			goto out;
 	n = kt_get_u64(&r);
 	if (n > len)

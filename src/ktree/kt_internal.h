@@ -307,8 +307,9 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 		  const struct kt_kconfig *kc, char **err);
 
 /*
- * The binary cache files' encoding (kt_cache.c, kt_fdefs.c): little-endian u64s; a string is its length then its
- * bytes (NULL: length UINT64_MAX); a tree file is its path, mtime and size, so a changed file is seen.
+ * The binary cache files' encoding and writing (kt_util.c, for kt_cache.c and kt_fdefs_cache.c): little-endian u64s; a
+ * string is its length then its bytes (NULL: length UINT64_MAX); a tree file is its path, mtime and size, so a changed
+ * file is seen.
  */
 struct strbuf;
 void kt_put_u64(struct strbuf *sb, uint64_t v);
@@ -320,5 +321,14 @@ struct kt_rd {
 	bool bad;
 };
 uint64_t kt_get_u64(struct kt_rd *r);
+/* A string as kt_put_str() wrote it, malloc'd; NULL for a NULL one and after a bad read. */
+char *kt_get_str(struct kt_rd *r);
+/* A tree file as kt_put_stat() wrote it: true when it still has that mtime and size (or is still missing). */
+bool kt_get_stat(struct kt_rd *r, const char *srcdir);
+/*
+ * Writes a cache file whole (atomically, under the rule of every output), creating its directory and that
+ * directory's parent; -1 with *err set (malloc'd) when it cannot.
+ */
+int kt_cache_write(const char *file, const struct strbuf *sb, char **err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -280,4 +281,80 @@ uint64_t kt_get_u64(struct kt_rd *r)
 		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
 	r->p += 8;
 	return v;
+}
+
+char *kt_get_str(struct kt_rd *r)
+{
+	uint64_t n = kt_get_u64(r);
+
+	if (r->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return NULL;
+	}
+	char *s = xstrndup(r->p, (size_t)n);
+	r->p += n;
+	return s;
+}
+
+bool kt_get_stat(struct kt_rd *r, const char *srcdir)
+{
+	char *rel = kt_get_str(r);
+	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
+
+	if (r->bad || !rel) {
+		free(rel);
+		return false;
+	}
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+	bool ok;
+	if (stat(p, &st) != 0)
+		ok = sec == 0 && nsec == 0 && size == 0; /* it was missing then too */
+	else
+		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
+		     (uint64_t)st.st_size == size;
+	free(p);
+	free(rel);
+	return ok;
+}
+
+int kt_cache_write(const char *file, const struct strbuf *sb, char **err)
+{
+	int rc = -1;
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	/* create the directory and its parent (~/.cache may not exist yet) */
+	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
+	if (ps && ps != parent) {
+		*ps = '\0';
+		mkdir(parent, 0755);
+	}
+	free(parent);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		*err = xasprintf("cannot create cache directory '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	/* the cache directory may be anywhere ($XDG_CACHE_HOME): written under the rule of every output */
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, file, AF_QUIET) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
+		goto out;
+	}
+	if (fwrite(sb->buf, 1, sb->len, af.f) != sb->len) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno ? errno : EIO));
+		atomic_file_abort(&af);
+		goto out;
+	}
+	if (atomic_file_commit(&af) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	return rc;
 }
