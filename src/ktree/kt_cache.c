@@ -12,18 +12,17 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
-#include "util/atomic_file.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
 #define MAGIC "kfootprint ktree cache 6\n"
 
+/* FNV-1a of s and then of a 0xff byte, which no path holds: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv(const char *s, uint64_t h)
 {
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return (h ^ 0xff) * 1099511628211ULL;
+	return fnv1a64("\xff", fnv1a64(s, h));
 }
 
 char *kt_cache_file(const char *srcdir, const char *arch)
@@ -32,7 +31,7 @@ char *kt_cache_file(const char *srcdir, const char *arch)
 
 	if (!dir)
 		return NULL;
-	uint64_t h = fnv(arch, fnv(srcdir, 1469598103934665603ULL));
+	uint64_t h = fnv(arch, fnv(srcdir, FNV1A64_INIT));
 	char *f = xasprintf("%s/ktree-%016llx.cache", dir, (unsigned long long)h);
 	free(dir);
 	return f;

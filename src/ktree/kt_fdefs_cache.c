@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ktree/kt_fdefs_internal.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -18,14 +19,10 @@
 char *kt_fdefs_cache_file(const char *srcdir, const char *arch)
 {
 	char *dir = kt_cache_dir(), *f;
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = fnv1a64(arch, fnv1a64(srcdir, FNV1A64_INIT));
 
 	if (!dir)
 		return NULL;
-	for (const char *s = srcdir; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	for (const char *s = arch; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	f = xasprintf("%s/kfdefs-%016llx.cache", dir, (unsigned long long)h);
 	free(dir);
 	return f;

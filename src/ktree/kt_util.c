@@ -11,21 +11,13 @@
 #include "ktree/kt_internal.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static size_t slot(const struct kt_map *m, const char *key)
 {
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)fnv1a64(key, FNV1A64_INIT) & (m->cap - 1);
 
 	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
 		i = (i + 1) & (m->cap - 1);
