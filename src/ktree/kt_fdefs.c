@@ -4,7 +4,6 @@
 // This file walks the tree, sorts what was found into the index and answers the API; the scanner is
 // kt_fdefs_scan.c, the cache kt_fdefs_cache.c (their interface: kt_fdefs_internal.h).
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -65,11 +64,6 @@ static void scan_file(struct kt_fdefs *d, const char *rel)
 	free(text);
 }
 
-static int strcmp_ptr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Top-level directories that hold no kernel code, and the other architectures. */
 static bool skipped(const struct kt_fdefs *d, const char *rel)
 {
@@ -86,44 +80,23 @@ static bool skipped(const struct kt_fdefs *d, const char *rel)
 	return !strcmp(rel, "arch/x86/um"); /* user-mode Linux's, not the architecture's */
 }
 
+/* what the scanner reads, in every directory but those skipped */
+static bool fdefs_wants(const char *rel, const char *name, bool is_dir, const void *d)
+{
+	return is_dir ? !skipped(d, rel) : kt_fdefs_wanted(rel);
+}
+
 static void walk(struct kt_fdefs *d, const char *rel, int depth)
 {
+	struct kt_strv subdirs = {0}, files = {0};
+
 	if (depth > 32)
 		return;
-	char *path = *rel ? kt_path(d->srcdir, rel) : xstrdup(d->srcdir);
-	DIR *dir = opendir(path);
-
-	free(path);
 	kt_strv_push(&d->seen, *rel ? rel : ".");
-	if (!dir)
+	if (!kt_list_dir(d->srcdir, rel, fdefs_wants, d, &subdirs, &files))
 		return;
-	struct kt_strv subdirs = {0}, files = {0};
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *r = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
-		unsigned char t = de->d_type;
-		if (t == DT_UNKNOWN || t == DT_LNK) {
-			char *full = kt_path(d->srcdir, r);
-			/* a symlinked directory is not entered: links to a parent would make the walk explode */
-			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
-			free(full);
-		}
-		if (t == DT_DIR && !skipped(d, r))
-			kt_strv_push(&subdirs, r);
-		else if (t == DT_REG && kt_fdefs_wanted(r))
-			kt_strv_push(&files, r);
-		free(r);
-	}
-	closedir(dir);
-	/* sorted, so the index does not depend on directory order */
-	if (files.n > 1)
-		qsort(files.v, files.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < files.n; i++)
 		scan_file(d, files.v[i]);
-	if (subdirs.n > 1)
-		qsort(subdirs.v, subdirs.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < subdirs.n; i++)
 		walk(d, subdirs.v[i], depth + 1);
 	kt_strv_release(&files);

@@ -54,6 +54,15 @@ bool kt_is_dir(const char *path);
 /* A directory that is not a symlink (walks never follow links to directories). */
 bool kt_is_real_dir(const char *path);
 bool kt_is_file(const char *path);
+/* Whether a walk takes an entry of a directory: rel is its tree-relative path, name its own name. */
+typedef bool (*kt_want_fn)(const char *rel, const char *name, bool is_dir, const void *ctx);
+/*
+ * Lists the directory rel of srcdir ("": the top) for a walk: the subdirectories and the regular files that want
+ * takes, as tree-relative paths appended to dirs and files, each list sorted. Names starting with '.' and
+ * symlinked directories are left out. False when the directory cannot be opened.
+ */
+bool kt_list_dir(const char *srcdir, const char *rel, kt_want_fn want, const void *ctx, struct kt_strv *dirs,
+		 struct kt_strv *files);
 
 /* ---- conditions (kt_cond.c) and their expressions (kt_expr.c) ---- */
 

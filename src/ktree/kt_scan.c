@@ -3,7 +3,6 @@
 // kernel/sys_ni.c COND_SYSCALL marks, with the #if stack around each. Only the directories that can hold
 // syscalls are read: the whole tree is 1.5 GB, these are ~100 MB (see docs/ktree.md for the list and why).
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,11 +380,6 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 	strbuf_release(&dir);
 }
 
-static int strcmp_ptr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -409,43 +403,23 @@ static void scan_file(struct kt_scan *sc, const char *srcdir, const char *rel)
 	free(text);
 }
 
+/* .c files, and every directory but skip (ctx) */
+static bool scan_wants(const char *rel, const char *name, bool is_dir, const void *skip)
+{
+	return is_dir ? !(skip && strcmp(rel, skip) == 0) : ends_with(name, ".c");
+}
+
 static void walk(struct kt_scan *sc, const char *srcdir, const char *rel, const char *skip, int depth)
 {
+	struct kt_strv subdirs = {0}, files = {0};
+
 	if (depth > 32)
 		return;
-	char *path = kt_path(srcdir, rel);
-	DIR *d = opendir(path);
-	free(path);
 	kt_strv_push(&sc->seen, rel);
-	if (!d)
+	if (!kt_list_dir(srcdir, rel, scan_wants, skip, &subdirs, &files))
 		return;
-	struct kt_strv subdirs = {0}, files = {0};
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *r = xasprintf("%s/%s", rel, de->d_name);
-		unsigned char t = de->d_type;
-		if (t == DT_UNKNOWN || t == DT_LNK) {
-			char *full = kt_path(srcdir, r);
-			/* a symlinked directory is not entered: two links to a parent would make the walk explode */
-			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
-			free(full);
-		}
-		if (t == DT_DIR && !(skip && strcmp(r, skip) == 0))
-			kt_strv_push(&subdirs, r);
-		else if (t == DT_REG && ends_with(de->d_name, ".c"))
-			kt_strv_push(&files, r);
-		free(r);
-	}
-	closedir(d);
-	/* sorted, so the index does not depend on directory order */
-	if (files.n > 1)
-		qsort(files.v, files.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < files.n; i++)
 		scan_file(sc, srcdir, files.v[i]);
-	if (subdirs.n > 1)
-		qsort(subdirs.v, subdirs.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < subdirs.n; i++)
 		walk(sc, srcdir, subdirs.v[i], skip, depth + 1);
 	kt_strv_release(&files);

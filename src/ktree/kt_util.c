@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 // Small containers and file helpers for the kernel tree index.
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -349,4 +350,45 @@ int kt_cache_write(const char *file, const struct strbuf *sb, char **err)
 out:
 	free(dir);
 	return rc;
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool kt_list_dir(const char *srcdir, const char *rel, kt_want_fn want, const void *ctx, struct kt_strv *dirs,
+		 struct kt_strv *files)
+{
+	char *path = *rel ? kt_path(srcdir, rel) : xstrdup(srcdir);
+	DIR *d = opendir(path);
+
+	free(path);
+	if (!d)
+		return false;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *r = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		unsigned char t = de->d_type;
+		if (t == DT_UNKNOWN || t == DT_LNK) {
+			char *full = kt_path(srcdir, r);
+			/* a symlinked directory is not entered: two links to a parent would make a walk explode */
+			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
+			free(full);
+		}
+		if (t == DT_DIR && want(r, de->d_name, true, ctx))
+			kt_strv_push(dirs, r);
+		else if (t == DT_REG && want(r, de->d_name, false, ctx))
+			kt_strv_push(files, r);
+		free(r);
+	}
+	closedir(d);
+	/* sorted, so that what a walk builds does not depend on directory order */
+	if (files->n > 1)
+		qsort(files->v, files->n, sizeof(char *), strcmp_ptr);
+	if (dirs->n > 1)
+		qsort(dirs->v, dirs->n, sizeof(char *), strcmp_ptr);
+	return true;
 }
