@@ -70,25 +70,6 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 	c->holds = true;
 }
 
-bool kt_ident_start(int ch)
-{
-	return isalpha(ch) || ch == '_';
-}
-
-bool kt_ident_char(int ch)
-{
-	return isalnum(ch) || ch == '_';
-}
-
-size_t kt_ident_len(const char *p, const char *end)
-{
-	const char *b = p;
-
-	while (p < end && kt_ident_char((unsigned char)*p))
-		p++;
-	return (size_t)(p - b);
-}
-
 /* Collects the CONFIG_* and __ARCH_WANT_* identifiers of an expression (Makefile or cpp). */
 static void collect_symbols(struct kt_cond *c, const char *expr)
 {

@@ -4,6 +4,7 @@
 
 /* Internals of the kernel tree index shared by the kt_*.c files; the public API is kernel/ktree.h. */
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -82,10 +83,28 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 		    const char *where);
 /* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
 void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
-/* C identifiers: a first character, a following one; the length of the one at p (0: none there). */
-bool kt_ident_start(int ch);
-bool kt_ident_char(int ch);
-size_t kt_ident_len(const char *p, const char *end);
+/*
+ * C identifiers: a first character, a following one, the length of the one at p (0: none there). Inline: the
+ * scanners call them for every byte of a name.
+ */
+static inline bool kt_ident_start(int ch)
+{
+	return isalpha(ch) || ch == '_';
+}
+
+static inline bool kt_ident_char(int ch)
+{
+	return isalnum(ch) || ch == '_';
+}
+
+static inline size_t kt_ident_len(const char *p, const char *end)
+{
+	const char *b = p;
+
+	while (p < end && kt_ident_char((unsigned char)*p))
+		p++;
+	return (size_t)(p - b);
+}
 /* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
 bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
 /* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed (kt_expr.c). */
