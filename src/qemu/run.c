@@ -120,7 +120,7 @@ int kfq_qemu_start(struct kfq_qemu *q, const struct kfq_opts *o, const char *cmd
 		argv_add(&argv, &n, "virt");
 	}
 	argv_add(&argv, &n, "-cpu");
-	argv_add(&argv, &n, arm ? "max" : "max");
+	argv_add(&argv, &n, arm ? "cortex-a57" : "max");
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
 		argv_add(&argv, &n, fixed[i]);
 	for (; extra && *extra; extra++)
