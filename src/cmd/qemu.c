@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "qemu/qemu.h"
 #include "qemu/qemu_int.h"
 #include "report/report.h"
@@ -166,6 +167,8 @@ static int cmd_qemu(int argc, char **argv)
 		fp__free(fp);
 		return 1;
 	}
+	/* the classes and entry points, as record gives them */
+	annotate_classes(fp);
 	if (o.output && atomic_file_finish(&json, write_json, fp) < 0)
 		rc = 1;
 	const void *ctx[2] = {&o, fp};
