@@ -41,7 +41,7 @@ static int opt_duration(const char *value, void *opts)
 #define Q struct qemu_opts
 static const struct kf_option options[] = {
     OPT_STRING(0, "kernel", Q, run.kernel, "BZIMAGE",
-	       "the kernel to boot (a bzImage, an ELF vmlinux with a PVH note, an arm64 Image)"),
+	       "the kernel to boot (a bzImage, an ELF vmlinux with a PVH note, an arm64 Image, gzip'd or not)"),
     OPT_STRING(0, "initrd", Q, run.initrd, "INITRD", "its initramfs, booted as it is"),
     OPT_STRING(0, "append", Q, run.append, "ARGS", "more kernel command line, after kfootprint's"),
     OPT_CHOICE(0, "arch", Q, run.arch, "ARCH", arch_names, "the guest's architecture: %s (default x86_64)"),
