@@ -174,7 +174,8 @@ static int entry_regs(struct gdb_run *r, const unsigned char *regs, uint64_t *nr
 	if (!r->arm) {
 		*nr = kfq_le64(regs + G_RSI, 4);
 		*pt = kfq_le64(regs + G_RDI, 8);
-		if (read_u64(r, *pt + r->off[M_DI].offset, arg0))
+		/* pt_regs not mapped (1): the call is still counted, with 0 as its argument */
+		if (read_u64(r, *pt + r->off[M_DI].offset, arg0) < 0)
 			return -1;
 		/* do_syscall_64's return address: on the stack at its entry */
 		if (!r->ret_bp && read_u64(r, kfq_le64(regs + G_RSP, 8), ret))
@@ -328,7 +329,8 @@ static char *xfer(struct gdb_run *r, const char *annex)
 			free(out);
 			return NULL;
 		}
-		if (r->reply[0] != 'm' && r->reply[0] != 'l') {
+		/* QEMU's are a few KB (its system registers, the longest, 30 KB or so): more is a stub gone wrong */
+		if ((r->reply[0] != 'm' && r->reply[0] != 'l') || len > 1u << 20) {
 			free(out);
 			return error("qemu: gdb: the stub gives no target description '%s': %.40s", annex, r->reply),
 			       NULL;
