@@ -33,6 +33,7 @@
 /* aarch64's: x0..x30, sp, pc, cpsr (target/arm/gdbstub64.c) */
 #define G_X0  0
 #define G_X30 240
+#define G_SP  248
 #define G_PC  256
 
 /*
@@ -46,7 +47,8 @@ enum { M_PID, M_TGID, M_COMM, M_DI, M_AX, NMEMBERS };
 
 /* What a task's open call needs at its return. */
 struct pending {
-	pid_t tid;
+	pid_t tid, tgid;
+	uint64_t sp; /* arm64: the kernel stack pointer at the entry, the same at the return */
 	long nr;
 	uint64_t arg0, pt; /* pt: the saved user registers (arm64's result is read there) */
 	char *filename;	   /* execve's */
@@ -139,6 +141,19 @@ static struct pending *pending_of(struct gdb_run *r, pid_t tid, bool take)
 
 			if (take)
 				*p = found->next;
+			return found;
+		}
+	return NULL;
+}
+
+/* The open call whose entry had this stack pointer: a kernel stack is one task's while it runs a call. */
+static struct pending *pending_at(struct gdb_run *r, uint64_t sp)
+{
+	for (struct pending **p = &r->pending; *p; p = &(*p)->next)
+		if ((*p)->sp == sp) {
+			struct pending *found = *p;
+
+			*p = found->next;
 			return found;
 		}
 	return NULL;
@@ -238,8 +253,13 @@ static int on_entry(struct gdb_run *r, const unsigned char *regs)
 	struct pending *p = pending_of(r, pid, true);
 
 	pending_free(p);
+	/* arm64: a task that died in a call left its stack to another, which now makes one */
+	if (r->arm)
+		pending_free(pending_at(r, kfq_le64(regs + G_SP, 8)));
 	p = xcalloc(1, sizeof(*p));
 	p->tid = pid;
+	p->tgid = tgid;
+	p->sp = r->arm ? kfq_le64(regs + G_SP, 8) : 0;
 	p->nr = (long)nr;
 	p->arg0 = arg0;
 	p->pt = pt;
@@ -256,11 +276,24 @@ static int on_return(struct gdb_run *r, const unsigned char *regs)
 	pid_t pid, tgid;
 	struct pending *p;
 
-	if (current_pid(r, regs, &pid, &tgid, NULL) < 0)
-		return error("qemu: gdb: cannot read the current task at a syscall's return");
-	p = pending_of(r, pid, true);
-	if (!p)
-		return 0;
+	/*
+	 * arm64: the call is known by its kernel stack, as sp is at the return what it was at the entry, without
+	 * reading the current task (two requests of the eight a return stop costs); its task is the entry's even
+	 * when an execve by a thread gave it its process's pid.
+	 */
+	if (r->arm) {
+		p = pending_at(r, kfq_le64(regs + G_SP, 8));
+		if (!p)
+			return 0;
+		pid = p->tid;
+		tgid = p->tgid;
+	} else {
+		if (current_pid(r, regs, &pid, &tgid, NULL) < 0)
+			return error("qemu: gdb: cannot read the current task at a syscall's return");
+		p = pending_of(r, pid, true);
+		if (!p)
+			return 0;
+	}
 	/* x86_64: pt_regs is where the stack is at the return; arm64: x0 is gone, the entry's pointer is kept */
 	if (r->arm ? read_u64(r, p->pt + A64_PT_REGS(0), &ax)
 		   : read_u64(r, kfq_le64(regs + G_RSP, 8) + r->off[M_AX].offset, &ax)) {
