@@ -11,6 +11,9 @@ APT_TEST  := libcmocka-dev gcc-multilib clang-format cppcheck git strace coreuti
              qemu-system-x86 trace-cmd kmod gdb systemd
 APT_MAP   := linux-source-6.1 cscope xz-utils bc
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
+# Only for make check-long and make bench-boot (deps-long): arm64 guests under TCG. The aarch64 /init is built by
+# clang (APT_BUILD) and linked by binutils-aarch64-linux-gnu: gcc-aarch64-linux-gnu would remove gcc-multilib.
+APT_LONG  := qemu-system-arm binutils-aarch64-linux-gnu gdb-multiarch
 
 VERSION   := 0.1.0
 # NO_BPF=1: a ptrace-only build for machines without clang, bpftool, libbpf or kernel BTF (no BPF programs, no
@@ -43,7 +46,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run check check-long check-asan unit bench bench-boot bench-kfuncs bench-loss accuracy deps deps-check clean install-list format cppcheck fuzz fuzz-build man guest
+.PHONY: all run check check-long check-asan unit bench bench-boot bench-kfuncs bench-loss accuracy deps deps-long deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint
 
@@ -195,8 +198,9 @@ check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
-# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads.
-check-long: deps
+# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads, and
+# kfootprint qemu --arch aarch64 (tests/long/qemu_arm64.sh, ~1 min; the first run downloads the arm64 kernel).
+check-long: deps-long
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all workloads
 	$(Q)KF_BUILD=$(BUILD) KF_SUITE=tests/long sh tests/run.sh; rc=$$?; cat $(BUILD)/check-long.txt 2>/dev/null; exit $$rc
 
@@ -218,8 +222,9 @@ bench: deps all workloads
 bench-kfuncs: deps all workloads
 	$(Q)tests/guest/run --timeout $${KF_BENCH_TIMEOUT:-7200} -- sh bench/kfuncs.sh $(BUILD)
 
-# Boots guests (~5 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb.
-bench-boot: deps all
+# Boots guests (~5 min): kfootprint boot's cost on a boot, and the gdb-stub method against plain gdb (x86_64 and
+# aarch64).
+bench-boot: deps-long all
 	$(Q)sh bench/boot_time.sh $(BUILD)
 	$(Q)sh bench/qemu_gdb.sh $(BUILD)
 
@@ -236,6 +241,9 @@ accuracy: deps all
 # --- install list ------------------------------------------------------------------------------------
 install-list:
 	@echo $(APT_ALL)
+
+deps-long: APT_ALL += $(APT_LONG)
+deps-long: deps
 
 deps:
 	$(Q)missing=$$(for p in $(APT_ALL); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
