@@ -193,6 +193,38 @@ if os.environ.get("KF_BENCH_REACH", "1") != "0":
     reach_rows("bpf", [])
 
 
+def phases(n):
+    """
+    Where kfootprint -b bpf -- true spends its CPU time, from -v's account of each phase (kfootprint's own CPU,
+    its threads included; the workload's and the guardian's apart): medians of n runs.
+    """
+    pats = [
+        ("before record (exec, dynamic loader)", r"CPU of kfootprint: ([0-9.]+) ms before"),
+        ("setting up (options, outputs, cgroup)", r"([0-9.]+) ms setting up"),
+        ("opening and loading the programs", r"opened and loaded in [0-9.]+ ms \(CPU ([0-9.]+)"),
+        ("... and attaching them", r"loaded and attached in [0-9.]+ ms \(CPU ([0-9.]+)"),
+        ("the backend in all", r"([0-9.]+) ms in the backend"),
+        ("detaching", r"detached in [0-9.]+ ms \(CPU ([0-9.]+)"),
+        ("freeing", r"freed in [0-9.]+ ms \(CPU ([0-9.]+)"),
+        ("after the backend (report, cgroup removal)", r"([0-9.]+) ms after it"),
+        ("the workload and the guardian", r"guardian: ([0-9.]+) ms"),
+    ]
+    import re
+    vals = {k: [] for k, _ in pats}
+    for _ in range(n):
+        r = subprocess.run([kf, "record", "-b", "bpf", "-v", "--report", "/dev/null", "--", "true"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for k, p in pats:
+            m = re.search(p, r.stderr)
+            if m:
+                vals[k].append(float(m.group(1)))
+    print()
+    print("start-up of kfootprint -b bpf -- true, CPU per phase (-v), median of %d runs" % n)
+    for k, _ in pats:
+        if vals[k]:
+            print("  %-45s %6.2f ms" % (k, statistics.median(vals[k])))
+
+
 def startup_and_storm():
     """
     The fixed cost (start-up and teardown, which is most of a short workload) and the per-call cost of one
@@ -210,6 +242,8 @@ def startup_and_storm():
         ("untraced", lambda w: w),
         ("kf bpf", (lambda w: [kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         ("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time"] + q + ["--"] + w) if bpf else None),
+        # the programs verified on two CPUs (src/trace/bpf_load.c; not the default: see docs/bpf.md)
+        ("bpf 2 CPUs", (lambda w: ["env", "KF_BPF_SPLIT=1", kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         ("kf ptrace", lambda w: [kf, "record", "-b", "ptrace"] + popts + q + ["--"] + w),
         ("strace -f -c", (lambda w: ["strace", "-f", "-c", "-o", "/dev/null", "--"] + w) if have("strace") else None),
         ("perf trace -s", (lambda w: ["perf", "trace", "-s", "-o", "/dev/null", "--"] + w) if perf_ok else None),
@@ -247,8 +281,12 @@ def startup_and_storm():
                 row += " %25s" % (cell if t == "untraced" else "%s %.2f/%.2fx" % (cell, ratio, cratio))
             print(row, flush=True)
 
+    # Debian's python3: the one in PATH may be a shim (pyenv's is a bash script), whose start-up is not python's
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else "python3"
     table("start-up: wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % sreps, start_tools,
-          [("start-up: true", ["true"]), ("start-up: python3 pass", ["python3", "-c", "pass"])], sreps)
+          [("start-up: true", ["true"]), ("start-up: python3 pass", [py, "-c", "pass"])], sreps)
+    if bpf and (not only or only in "start-up: true"):
+        phases(sreps)
     storm = ["perf", "bench", "syscall", "basic", "--loop", loops]
     perf_stat = have("perf") and ok_run(["perf", "stat", "-e", "raw_syscalls:sys_enter", "-o", "/dev/null", "--", "true"])
     storm_tools = [

@@ -65,3 +65,11 @@ kf_names() {
 }
 # jq-free JSON queries through python3 (installed by make deps): jget FILE EXPR, EXPR over `d`.
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# jedit IN OUT CODE: IN's JSON as `d`, changed by the python statements CODE, written to OUT (json.dump's layout):
+# the edited inputs that tests feed kfootprint.
+jedit() {
+	python3 -c "import json,sys
+d = json.load(open(sys.argv[1]))
+$3
+json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
+}

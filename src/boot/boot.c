@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/sdbus.h"
 #include "footprint/footprint.h"
 #include "trace/trace.h"
 #include "util/error.h"
@@ -101,9 +102,13 @@ static int exec_init(const struct boot_opts *o)
 /* --- the recorder ----------------------------------------------------------------------------------- */
 static volatile sig_atomic_t stop_signal;
 static int ready_fd = -1;
-static bool init_ran_first;    /* init was exec'd before the recorder held PID 1 */
-static const char *until_path; /* a file, or systemd's record of a started unit */
-static char until_buf[512];
+static const struct boot_opts *until; /* the end condition: o->until_file or o->until_target */
+static pthread_t watcher;
+static bool watching;
+static volatile sig_atomic_t watch_quit; /* the recording ended otherwise: the watcher ends */
+/* why the recording ended, when an end condition ended it: the footprint's incomplete_why */
+static char end_why[600];
+static bool init_ran_first; /* init was exec'd before the recorder held PID 1 */
 /* "/proc/1/root" once the recorder has a mount namespace of its own: init's paths are reached through it */
 static const char *init_root = "";
 
@@ -119,19 +124,40 @@ static void on_stop(int sig)
 }
 
 /*
- * Every 250 ms: has the end condition come? A thread of its own: the ptrace backend owns SIGALRM and the real
- * timer, and its loop reads the stop flag on its own tick.
+ * Has the end condition come? A thread of its own: the ptrace backend owns SIGALRM and the real timer, and its
+ * loop reads the stop flag on its own tick. A file is checked 4 times a second; a target is what systemd says on
+ * its bus (sdbus.h), read as it comes.
  */
 static void *watch_until(void *arg)
 {
-	char path[PATH_MAX];
+	struct sdbus_watch w;
+	char file[PATH_MAX], bus[PATH_MAX];
 
 	(void)arg;
-	in_init(path, sizeof(path), until_path);
-	while (!stop_signal) {
-		if (!access(path, F_OK))
+	if (until->until_file)
+		in_init(file, sizeof(file), until->until_file);
+	/* systemd's socket as init sees it: /run is mounted later, maybe where the recorder's mounts do not see */
+	in_init(bus, sizeof(bus), "/run/systemd/private");
+	if (until->until_target)
+		sdbus_watch_init(&w, until->until_target, bus);
+	while (!stop_signal && !watch_quit) {
+		bool target = until->until_target && sdbus_watch_poll(&w, 250) > 0;
+
+		if (target || (until->until_file && !access(file, F_OK))) {
+			if (target)
+				snprintf(end_why, sizeof(end_why), "target %s reached", until->until_target);
+			else
+				snprintf(end_why, sizeof(end_why), "file %s appeared", until->until_file);
 			stop_signal = SIGTERM;
-		usleep(250000);
+			break;
+		}
+		if (!until->until_target)
+			usleep(250000);
+	}
+	if (until->until_target) {
+		debug("boot: systemd's bus: %lu connection(s), %lu message(s) from PID 1, %lu call(s) of ours",
+		      w.connects, w.msgs, w.calls);
+		sdbus_watch_release(&w);
 	}
 	return NULL;
 }
@@ -272,7 +298,7 @@ static int record(const struct boot_opts *o)
 	char why[256] = "";
 	const char *names[2] = {o->backend && strcmp(o->backend, "auto") ? o->backend : "bpf", NULL};
 	char *path = o->output ? xstrdup(o->output) : default_output();
-	int rc = -1;
+	int rc = -1, stopped;
 
 	if (!o->backend || !strcmp(o->backend, "auto"))
 		names[1] = "ptrace";
@@ -301,6 +327,23 @@ static int record(const struct boot_opts *o)
 		free(path);
 		return error("boot: nothing recorded: init runs untouched");
 	}
+	fp__finish(fp);
+	stopped = stop_signal;
+	/* joined before end_why is read: the watcher wrote it before it raised the stop */
+	watch_quit = 1;
+	if (watching)
+		pthread_join(watcher, NULL);
+	if (stopped && end_why[0]) {
+		/* the backend says "interrupted" of any stop: the end condition's own words replace that */
+		if (fp->incomplete_why && !strcmp(fp->incomplete_why, "interrupted")) {
+			free(fp->incomplete_why);
+			fp->incomplete_why = NULL;
+		}
+		fp__set_incomplete(fp, end_why);
+		fprintf(stderr, "kfootprint: boot: recording ended: %s\n", end_why);
+	} else if (stopped) {
+		fp__set_incomplete(fp, "stopped");
+	}
 	if (init_ran_first) {
 		/* first among the reasons: an end condition's is always there */
 		char *was = fp->incomplete_why;
@@ -311,8 +354,6 @@ static int record(const struct boot_opts *o)
 		fp->complete = false;
 		free(was);
 	}
-	if (stop_signal && fp->complete)
-		fp__set_incomplete(fp, until_path ? "end condition" : "stopped");
 	rc = write_when_possible(o, fp, path);
 	fp__free(fp);
 	free(path);
@@ -346,7 +387,6 @@ static void own_proc_sys(void)
 static void recorder(const struct boot_opts *o, int fd)
 {
 	struct sigaction sa = {.sa_handler = on_stop};
-	pthread_t watcher;
 
 	ready_fd = fd;
 	mark("recorder forked");
@@ -360,15 +400,13 @@ static void recorder(const struct boot_opts *o, int fd)
 	sigaction(SIGHUP, &sa, NULL);
 	/* PID 1 may have stopped waiting: the ready byte then meets a closed pipe, which is not fatal */
 	signal(SIGPIPE, SIG_IGN);
-	if (o->until_file) {
-		until_path = o->until_file;
-	} else if (o->until_target) {
-		/* systemd links /run/systemd/units/invocation:UNIT when it starts the unit: for a target, reached */
-		snprintf(until_buf, sizeof(until_buf), "/run/systemd/units/invocation:%s", o->until_target);
-		until_path = until_buf;
+	if (o->until_file || o->until_target) {
+		until = o;
+		watching = !pthread_create(&watcher, NULL, watch_until, NULL);
+		if (!watching)
+			warning("boot: cannot watch for '%s': recording ends otherwise",
+				o->until_target ? o->until_target : o->until_file);
 	}
-	if (until_path && pthread_create(&watcher, NULL, watch_until, NULL))
-		warning("boot: cannot watch for '%s': recording ends otherwise", until_path);
 	trace_attached_hook = attached;
 	_exit(record(o) < 0 ? 1 : 0);
 }

@@ -12,13 +12,7 @@
  */
 #include "kfreach.h"
 
-#define KF_S_IFMT	 0170000
-#define KF_S_IFSOCK	 0140000
-#define KF_S_IFCHR	 0020000
-#define KF_S_IFBLK	 0060000
-#define KF_S_IFREG	 0100000
 #define KF_MAP_ANONYMOUS 0x20
-#define KF_SB_KERNMOUNT	 (1ul << 22) /* include/linux/fs.h: the superblock of a kern_mount() */
 /* CLONE_NEWTIME | CLONE_NEWNS | CLONE_NEWCGROUP | UTS | IPC | USER | PID | NET (include/uapi/linux/sched.h) */
 #define KF_CLONE_NEW_ALL  0x7e020080u
 #define KF_O_DIRECT	  040000
@@ -124,143 +118,7 @@ __noinline int reach_add(struct kf_reach_key *k, __u32 err)
 	return 0;
 }
 
-static __always_inline bool str8_eq(const char *s, __u64 want)
-{
-	__u64 v;
-
-	__builtin_memcpy(&v, s, sizeof(v));
-	return v == want;
-}
-
-/* The first 8 bytes of "anon_inodefs", "sockfs", "tmpfs", "hugetlbfs", "memfd:" (NUL-padded), little-endian */
-#define W_ANON_INO 0x6f6e695f6e6f6e61ull
-#define W_SOCKFS   0x000073666b636f73ull
-#define W_TMPFS	   0x0000007366706d74ull
-#define W_HUGETLBF 0x66626c7465677568ull
-#define W_MEMFD	   0x00003a64666d656dull
-
-/*
- * The file at fd in the current task, 0 when none. Loads through the task's BTF pointer, not helper calls; the
- * array element needs one. A global function: the verifier checks a pointer loaded from a trusted one (task->files)
- * by searching the kernel's BTF for the names of the types that could make it trusted, 4 linear searches of
- * ~1 ms together at each place the load is verified (`perf record` of the start-up: 12% of its CPU).
- */
-__noinline __u64 fd_file(int fd)
-{
-	struct fdtable *fdt = bpf_get_current_task_btf()->files->fdt;
-	__u64 file = 0;
-
-	if (fd < 0 || (__u32)fd >= fdt->max_fds)
-		return 0;
-	bpf_probe_read_kernel(&file, sizeof(file), (struct file **)fdt->fd + fd);
-	return file;
-}
-
-/* A field at a CO-RE offset in a block read at once; the verifier sees the offset as the constant it is. */
-#define HEAD(buf, type, off) (*(type *)((buf) + ((off) & (sizeof(buf) - sizeof(type)))))
-#define FITS(buf, type, off) ((off) + sizeof(type) <= sizeof(buf) && !((off) & (sizeof(type) - 1)))
-
-/*
- * The kind of the file at fd in the current task, into f; 0 when no file is there (f left zeroed). It runs on
- * every fd-taking call, so it reads little, and blocks rather than fields: the struct file's head (its inode,
- * private data, path), the inode's head (mode, superblock, device), the superblock's type; then only what the
- * mode needs (a socket's triple; the name of an anonymous inode or of a file on a mount attached nowhere, memfd).
- */
-__noinline int file_kind(int fd, struct kf_reach_file *f)
-{
-	struct file *file = (struct file *)fd_file(fd);
-	struct inode *ino;
-	struct super_block *sb;
-	struct file_system_type *fst;
-	struct dentry *dentry;
-	unsigned long sflags;
-	void *priv;
-	__u8 fh[128], ih[128];
-	__u32 o_ino = bpf_core_field_offset(struct file, f_inode),
-	      o_priv = bpf_core_field_offset(struct file, private_data),
-	      o_dentry = bpf_core_field_offset(struct file, f_path.dentry),
-	      o_mode = bpf_core_field_offset(struct inode, i_mode), o_sb = bpf_core_field_offset(struct inode, i_sb),
-	      o_rdev = bpf_core_field_offset(struct inode, i_rdev),
-	      o_type = bpf_core_field_offset(struct super_block, s_type),
-	      o_flags = bpf_core_field_offset(struct super_block, s_flags);
-	char fs[8] = {};
-	const char *name;
-	__u64 w;
-
-	if (!f || !file)
-		return 0;
-	if (FITS(fh, void *, o_ino) && FITS(fh, void *, o_priv) && FITS(fh, void *, o_dentry)) {
-		if (bpf_probe_read_kernel(fh, sizeof(fh), file))
-			return 0;
-		ino = HEAD(fh, struct inode *, o_ino);
-		priv = HEAD(fh, void *, o_priv);
-		dentry = HEAD(fh, struct dentry *, o_dentry);
-	} else {
-		ino = BPF_CORE_READ(file, f_inode);
-		priv = BPF_CORE_READ(file, private_data);
-		dentry = BPF_CORE_READ(file, f_path.dentry);
-	}
-	if (FITS(ih, __u16, o_mode) && FITS(ih, void *, o_sb) && FITS(ih, __u32, o_rdev)) {
-		if (bpf_probe_read_kernel(ih, sizeof(ih), ino))
-			return 0;
-		f->mode = HEAD(ih, __u16, o_mode) & KF_S_IFMT;
-		sb = HEAD(ih, struct super_block *, o_sb);
-		f->rdev = HEAD(ih, __u32, o_rdev);
-	} else {
-		f->mode = BPF_CORE_READ(ino, i_mode) & KF_S_IFMT;
-		sb = BPF_CORE_READ(ino, i_sb);
-		f->rdev = BPF_CORE_READ(ino, i_rdev);
-	}
-	/* the superblock's head, into the inode's buffer (the stack has no room for a third) */
-	if (FITS(ih, void *, o_type) && FITS(ih, unsigned long, o_flags)) {
-		if (bpf_probe_read_kernel(ih, sizeof(ih), sb))
-			return 0;
-		fst = HEAD(ih, struct file_system_type *, o_type);
-		sflags = HEAD(ih, unsigned long, o_flags);
-	} else {
-		fst = BPF_CORE_READ(sb, s_type);
-		sflags = BPF_CORE_READ(sb, s_flags);
-	}
-	f->fstype = (__u64)fst;
-	if (f->mode != KF_S_IFCHR && f->mode != KF_S_IFBLK)
-		f->rdev = 0;
-	if (f->mode == KF_S_IFREG) {
-		/*
-		 * memfd_create's files (and anonymous inodes made regular) live on the kernel's internal mounts, the
-		 * only ones whose superblock kern_mount() made: what ptrace tells by the internal shmem mount's device.
-		 */
-		if (!(sflags & KF_SB_KERNMOUNT))
-			return 1;
-	} else if (f->mode != KF_S_IFSOCK && f->mode) {
-		return 1;
-	}
-	/* 8 bytes of the type's name as they are: the NUL of a shorter name is compared, what follows masked off */
-	bpf_probe_read_kernel(fs, sizeof(fs), BPF_CORE_READ(fst, name));
-	__builtin_memcpy(&w, fs, sizeof(w));
-	if (f->mode == KF_S_IFSOCK) {
-		/* a socket's file: private_data is its struct socket (an O_PATH fd of a socket file is not) */
-		struct sock *sk;
-
-		if ((w & 0x00ffffffffffffffull) != W_SOCKFS)
-			return 1;
-		sk = BPF_CORE_READ((struct socket *)priv, sk);
-		f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
-		f->type = BPF_CORE_READ(sk, sk_type);
-		f->protocol = BPF_CORE_READ(sk, sk_protocol);
-		return 1;
-	}
-	name = (const char *)BPF_CORE_READ(dentry, d_name.name);
-	if (w == W_ANON_INO) {
-		bpf_probe_read_kernel_str(f->name, sizeof(f->name), name);
-	} else if (f->mode == KF_S_IFREG && ((w & 0xffffffffffffull) == W_TMPFS || w == W_HUGETLBF)) {
-		char pre[8] = {};
-
-		bpf_probe_read_kernel(pre, 6, name);
-		if (str8_eq(pre, W_MEMFD))
-			__builtin_memcpy(f->name, pre, sizeof(pre));
-	}
-	return 1;
-}
+#include "kffile.bpf.h"
 
 /* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
 static __always_inline __u32 ns_type_of(int fd)
@@ -319,6 +177,39 @@ __noinline __u64 call_arg(__u32 abi, __u32 i)
 	}
 }
 
+#if KF_ID_RDONLY_CAST
+/*
+ * call_arg() from the registers sys_exit was given (regs, a plain pointer in a raw tracepoint) typed with
+ * bpf_rdonly_cast(): plain loads, not the two helper calls that find the task's registers.
+ */
+__noinline __u64 call_arg_regs(__u64 regs, __u32 abi, __u32 i)
+{
+	struct pt_regs *r = rdonly_cast(regs, KF_ID_PT_REGS);
+
+	if (abi == KF_BPF_ABI_I386) {
+		switch (i) {
+		case 0: return (__u32)r->bx;
+		case 1: return (__u32)r->cx;
+		case 2: return (__u32)r->dx;
+		case 3: return (__u32)r->si;
+		case 4: return (__u32)r->di;
+		default: return (__u32)r->bp;
+		}
+	}
+	switch (i) {
+	case 0: return r->di;
+	case 1: return r->si;
+	case 2: return r->dx;
+	case 3: return r->r10;
+	case 4: return r->r8;
+	default: return r->r9;
+	}
+}
+#define ARG(i) (cast ? call_arg_regs(regs, abi, (i)) : call_arg(abi, (i)))
+#else
+#define ARG(i) call_arg(abi, (i))
+#endif
+
 /* One refinement per CLONE_NEW* bit of flags. Global: its loop is walked once, not at each of its 4 callers. */
 __noinline int reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
 {
@@ -345,8 +236,9 @@ static __always_inline __u64 user_u64(__u64 addr)
  * What call (abi, nr) of process proc reached, at its sys_exit: the kinds of its fd arguments, and what its
  * reach_sc row's op decodes. binfmt: the format a successful exec ran (kf_task.binfmt).
  */
-__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s64 ret)
+static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs, bool cast)
 {
+	__u32 err = err_fmt & 0xffff, binfmt = err_fmt >> 16;
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
 	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
 	struct kf_reach_file first;
@@ -361,7 +253,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 	k->proc = proc;
 	k->nr = nr;
 	k->abi = abi;
-	a = sc.op ? call_arg(abi, sc.arg & 7) : 0;
+	a = sc.op ? ARG(sc.arg & 7) : 0;
 	/*
 	 * A call that says EBADF reached no file, nor an ioctl command (an fd with no file behind it, or one not open
 	 * for that); an fd with no file otherwise reached nothing, but an ioctl on it is still its command.
@@ -370,7 +262,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		sc.fd[0] = sc.fd[1] = -1;
 	if (sc.fd[0] >= 0 && !(sc.op == KF_RO_MMAP && (a & KF_MAP_ANONYMOUS))) {
 		k->kind = KF_RK_FD;
-		found = file_kind((int)call_arg(abi, sc.fd[0] & 7), &k->f);
+		found = FILE_KIND(cast, (int)ARG(sc.fd[0] & 7), &k->f);
 		if (found)
 			reach_add(k, err);
 		if (sc.op == KF_RO_IOCTL) {
@@ -386,7 +278,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		__builtin_memcpy(&first, &k->f, sizeof(first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		if (file_kind((int)call_arg(abi, sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
+		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
 			reach_add(k, err);
 	}
 	__builtin_memset(&k->f, 0, sizeof(k->f));
@@ -401,7 +293,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 			/* socketpair: the first of the two fds it wrote at arg */
 			if (sc.arg && bpf_probe_read_user(&fd, sizeof(fd), (void *)a))
 				fd = -1;
-			if (file_kind(fd, &k->f) && k->f.mode == KF_S_IFSOCK) {
+			if (FILE_KIND(cast, fd, &k->f) && k->f.mode == KF_S_IFSOCK) {
 				__u16 family = k->f.family, type = k->f.type, protocol = k->f.protocol;
 
 				__builtin_memset(&k->f, 0, sizeof(k->f));
@@ -413,13 +305,13 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 			}
 			__builtin_memset(&k->f, 0, sizeof(k->f));
 		}
-		k->f.family = call_arg(abi, 0);
-		k->f.type = call_arg(abi, 1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
-		k->f.protocol = call_arg(abi, 2);
+		k->f.family = ARG(0);
+		k->f.type = ARG(1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
+		k->f.protocol = ARG(2);
 		reach_add(k, err);
 		return 0;
 	case KF_RO_ADDR:
-		if (!a || call_arg(abi, (sc.arg + 1) & 7) < 2)
+		if (!a || ARG((sc.arg + 1) & 7) < 2)
 			return 0;
 		k->kind = KF_RK_AF;
 		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
@@ -454,7 +346,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
 		flags = a & KF_CLONE_NEW_ALL;
 		if (!a && !err)
-			flags = ns_type_of((int)call_arg(abi, 0)) & KF_CLONE_NEW_ALL;
+			flags = ns_type_of((int)ARG(0)) & KF_CLONE_NEW_ALL;
 		reach_ns(k, flags, err);
 		return 0;
 	case KF_RO_FSTYPE:
@@ -478,7 +370,7 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 			return 0;
 		/* prog_type and map_type are both the first member of union bpf_attr */
 		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
-		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)call_arg(abi, (sc.arg + 1) & 7)))
+		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)ARG((sc.arg + 1) & 7)))
 			reach_add(k, err);
 		return 0;
 	case KF_RO_PERF:
@@ -508,8 +400,25 @@ __noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err, __u32 binfmt, __s
 	return 0;
 }
 
+/* The two ways of reading (kffile.bpf.h), each in the sys_exit program that loads it. err_fmt: errno | binfmt << 16 */
+__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
+{
+	return reach_call_body(proc, abi_nr, err_fmt, ret, regs, false);
+}
+
+#if KF_ID_RDONLY_CAST
+__noinline int reach_call_cast(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
+{
+	return reach_call_body(proc, abi_nr, err_fmt, ret, regs, true);
+}
+#define REACH_CALL(cast, ...) ((cast) ? reach_call_cast(__VA_ARGS__) : reach_call(__VA_ARGS__))
+#else
+#define REACH_CALL(cast, ...) reach_call(__VA_ARGS__)
+#endif
+
 /* At a followed task's sys_exit: only the calls with a row do any of the work above. */
-static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err, long ret)
+static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __u16 err, long ret, __u64 regs,
+				       bool cast)
 {
 	__u32 i = (__u32)abi * KF_REACH_NR_MAX + (__u32)nr;
 
@@ -517,7 +426,7 @@ static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __
 		return;
 	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)
 		return;
-	reach_call(t->proc, (__u32)abi << 16 | (__u32)nr, err, t->binfmt, ret);
+	REACH_CALL(cast, t->proc, (__u32)abi << 16 | (__u32)nr, err | (__u32)t->binfmt << 16, ret, regs);
 	t->binfmt = 0;
 }
 

@@ -38,7 +38,7 @@ static const struct kf_option options[] = {
     OPT_CALLBACK('d', "duration", "SECS", opt_duration, "end recording SECS after init started"),
     OPT_STRING(0, "until-file", B, b.until_file, "PATH", "end recording when PATH exists (checked 4 times a second)"),
     OPT_STRING(0, "until-target", B, b.until_target, "UNIT",
-	       "end recording when systemd started UNIT (/run/systemd/units/invocation:UNIT appears)"),
+	       "end recording when systemd reached UNIT (its ActiveState is active, asked on /run/systemd/private)"),
     OPT_STRING('o', "output", B, b.output, "FILE",
 	       "where the footprint goes (default /var/log/kfootprint/boot-DATE.json), once writable"),
     OPT_CALLBACK(0, "ready-timeout", "SECS", opt_ready_timeout,

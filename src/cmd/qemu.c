@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "kmap/annotate.h"
 #include "qemu/qemu.h"
 #include "qemu/qemu_int.h"
 #include "report/report.h"
@@ -40,7 +41,7 @@ static int opt_duration(const char *value, void *opts)
 #define Q struct qemu_opts
 static const struct kf_option options[] = {
     OPT_STRING(0, "kernel", Q, run.kernel, "BZIMAGE",
-	       "the kernel to boot (a bzImage, an ELF vmlinux with a PVH note, an arm64 Image)"),
+	       "the kernel to boot (a bzImage, an ELF vmlinux with a PVH note, an arm64 Image, gzip'd or not)"),
     OPT_STRING(0, "initrd", Q, run.initrd, "INITRD", "its initramfs, booted as it is"),
     OPT_STRING(0, "append", Q, run.append, "ARGS", "more kernel command line, after kfootprint's"),
     OPT_CHOICE(0, "arch", Q, run.arch, "ARCH", arch_names, "the guest's architecture: %s (default x86_64)"),
@@ -83,10 +84,6 @@ static int check_opts(struct qemu_opts *o)
 {
 	unsigned long mem;
 
-	if (!o->run.arch)
-		o->run.arch = "x86_64";
-	if (strcmp(o->run.arch, "x86_64") && strcmp(o->run.arch, "aarch64"))
-		return error("unknown --arch '%s': expected one of %s", o->run.arch, arch_names());
 	if (!o->method || !strcmp(o->method, "tracepoint"))
 		o->run.method = KFQ_TRACEPOINT;
 	else if (!strcmp(o->method, "gdb"))
@@ -116,6 +113,7 @@ static int cmd_qemu(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_stop};
 	struct footprint *fp;
 	char *args[8];
+	const char *karch, *what;
 	int i = kf_command_parse(&kf_cmd_qemu, 0, argc, argv, &o), rc = 0;
 
 	if (i == KF_PARSE_HELP) {
@@ -126,6 +124,15 @@ static int cmd_qemu(int argc, char **argv)
 		return 1;
 	if (i < argc)
 		return error("unexpected argument '%s': see 'kfootprint qemu --help'", argv[i]), 1;
+	/* a guest of the wrong architecture is a usage error (2), found before anything else */
+	if (!o.run.arch)
+		o.run.arch = "x86_64";
+	if (strcmp(o.run.arch, "x86_64") && strcmp(o.run.arch, "aarch64"))
+		return error("unknown --arch '%s': expected one of %s", o.run.arch, arch_names()), 2;
+	if (o.run.kernel && (karch = kfq_kernel_arch(o.run.kernel, &what)) && strcmp(karch, o.run.arch))
+		return error("qemu: --kernel '%s': an %s kernel (%s), not an %s one: give --arch %s", o.run.kernel,
+			     karch, what, o.run.arch, karch),
+		       2;
 	if (check_opts(&o) < 0)
 		return 1;
 	/* outputs first: a bad path costs no boot */
@@ -160,6 +167,8 @@ static int cmd_qemu(int argc, char **argv)
 		fp__free(fp);
 		return 1;
 	}
+	/* the classes and entry points, as record gives them */
+	annotate_classes(fp);
 	if (o.output && atomic_file_finish(&json, write_json, fp) < 0)
 		rc = 1;
 	const void *ctx[2] = {&o, fp};

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -480,8 +481,22 @@ static void fill_workload(const struct record_opts *o, struct footprint *fp, con
 	}
 }
 
+/* CPU time of this process (every thread) or of its reaped children, in ms: -v's account of a run's cost. */
+static double cpu_ms(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
 static int cmd_record(int argc, char **argv)
 {
+	/* since exec: the kernel's exec, the dynamic loader and the libraries, before any work of record */
+	double cpu_start = cpu_ms(RUSAGE_SELF), cpu_run = 0, cpu_ran = 0;
+	uint64_t t_start = fp__now_ns(), t_run = 0, t_ran = 0;
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
 	struct footprint *fp = NULL;
@@ -537,7 +552,11 @@ static int cmd_record(int argc, char **argv)
 		}
 	}
 	fp__start(fp);
+	cpu_run = cpu_ms(RUSAGE_SELF);
+	t_run = fp__now_ns();
 	rc = be->run(&o.trace, fp);
+	cpu_ran = cpu_ms(RUSAGE_SELF);
+	t_ran = fp__now_ns();
 	/* the end of observation: tracing state goes at once, whatever happened */
 	kfr_finish(kfr, rc < 0 ? NULL : fp);
 	kfr = NULL;
@@ -567,6 +586,14 @@ out:
 	kfr_finish(kfr, NULL);
 	contain_free(o.trace.contain);
 	abort_outputs(&outs);
+	if (t_ran)
+		debug(
+		    "record: CPU of kfootprint: %.1f ms before record (exec, libraries), %.1f ms setting up (options, "
+		    "outputs, cgroup) in %.1f ms, %.1f ms in the backend in %.1f ms, %.1f ms after it (reports, "
+		    "cgroup removal) in %.1f ms; of the workload and the guardian: %.1f ms",
+		    cpu_start, cpu_run - cpu_start, (double)(t_run - t_start) / 1e6, cpu_ran - cpu_run,
+		    (double)(t_ran - t_run) / 1e6, cpu_ms(RUSAGE_SELF) - cpu_ran, (double)(fp__now_ns() - t_ran) / 1e6,
+		    cpu_ms(RUSAGE_CHILDREN));
 	fp__free(fp);
 	free(o.trace.pids);
 	fp_filter_release(&o.filter);

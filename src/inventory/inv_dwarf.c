@@ -9,6 +9,7 @@
 #include "inventory/inv_internal.h"
 #include "kdwarf/kdwarf.h"
 #include "util/error.h"
+#include "util/fnv.h"
 #include "util/xalloc.h"
 
 /* A string set/map by open addressing: keys owned, values borrowed. */
@@ -18,19 +19,10 @@ struct smap {
 	size_t cap, len;
 };
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 /* The slot of key (empty when absent). */
 static size_t slot(const struct smap *m, const char *key)
 {
-	size_t i = hash(key) & (m->cap - 1);
+	size_t i = fnv1a64(key, FNV1A64_INIT) & (m->cap - 1);
 
 	while (m->keys[i] && strcmp(m->keys[i], key))
 		i = (i + 1) & (m->cap - 1);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "inventory/inv_internal.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -81,15 +82,6 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct sloc_entry *)a)->path, ((const struct sloc_entry *)b)->path);
 }
 
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 #define MAGIC "kfootprint sloc cache 1\n"
 
 /* The cache of a tree: entries sorted by path (none when there is no cache or it is not ours). */
@@ -155,7 +147,7 @@ void inv__count_sloc(struct inv_file *files, size_t n, const char *tree, bool no
 		}
 		free(parent);
 		mkdir(dir, 0700);
-		file = xasprintf("%s/sloc-%016llx.cache", dir, (unsigned long long)fnv(tree));
+		file = xasprintf("%s/sloc-%016llx.cache", dir, (unsigned long long)fnv1a64(tree, FNV1A64_INIT));
 	}
 	struct sloc_entry *cache = load_cache(file, &ncache);
 	for (size_t i = 0; i < n; i++) {

@@ -575,11 +575,7 @@ void kfmap_json_row(json_writer_t *w, const struct kfm_row *r)
 		}
 		if (f->included_by)
 			jsonw_string_field(w, "included_by", f->included_by);
-		jsonw_name(w, "configs");
-		jsonw_start_array_inline(w);
-		for (size_t k = 0; k < f->nopts; k++)
-			jsonw_string(w, f->opts[k]);
-		jsonw_end_array(w);
+		jsonw_strings_field_inline(w, "configs", f->opts, f->nopts);
 		jsonw_string_field(w, "maintainers", f->section);
 		jsonw_bool_field(w, "built", f->built);
 	} else if (r->ncands) {

@@ -8,15 +8,6 @@
 
 #include "kmap/kmap.h"
 
-static void strv(json_writer_t *w, const char *name, const char *const *v, size_t n)
-{
-	jsonw_name(w, name);
-	jsonw_start_array(w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_string(w, v[i]);
-	jsonw_end_array(w);
-}
-
 /* "file:line", or null when there is no file. */
 static void where(json_writer_t *w, const char *name, const char *file, int line)
 {
@@ -46,7 +37,7 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 	jsonw_string_field(w, "object", k->object);
 	where(w, "makefile", k->makefile, k->makefile_line);
 	jsonw_string_field(w, "included_by", k->included_by);
-	strv(w, "configs", (const char *const *)opts, nopts);
+	jsonw_strings_field(w, "configs", (const char *const *)opts, nopts);
 	jsonw_name(w, "conditions");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < k->nconds; i++) {
@@ -58,7 +49,7 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 		jsonw_bool_field(w, "negated", c->negated);
 		jsonw_string_field(w, "expr", c->expr);
 		jsonw_string_field(w, "where", c->where);
-		strv(w, "symbols", (const char *const *)c->symbols, c->nsymbols);
+		jsonw_strings_field(w, "symbols", (const char *const *)c->symbols, c->nsymbols);
 		jsonw_bool_field(w, "holds", c->holds);
 		jsonw_end_object(w);
 	}
@@ -69,7 +60,7 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 		jsonw_string(w, k->sections[i].section->name);
 	jsonw_end_array(w);
 	jsonw_bool_field(w, "optional", k->optional);
-	strv(w, "alternatives", (const char *const *)k->alternatives, k->nalternatives);
+	jsonw_strings_field(w, "alternatives", (const char *const *)k->alternatives, k->nalternatives);
 	jsonw_bool_field(w, "complete", k->complete);
 	jsonw_string_field(w, "unresolved", k->unresolved);
 	jsonw_string_field(w, "not_built", k->not_built);
@@ -149,14 +140,14 @@ void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *ab
 	jsonw_string_field(w, "prompt_if", k ? k->prompt_if : NULL);
 	jsonw_string_field(w, "depends_on", k ? k->depends : NULL);
 	jsonw_string_field(w, "defaults", k ? k->defaults : NULL);
-	strv(w, "selected_by", k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0);
-	strv(w, "implied_by", k ? (const char *const *)k->implied_by : NULL, k ? k->nimplied_by : 0);
+	jsonw_strings_field(w, "selected_by", k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0);
+	jsonw_strings_field(w, "implied_by", k ? (const char *const *)k->implied_by : NULL, k ? k->nimplied_by : 0);
 	jsonw_string_field(w, "help", k ? k->help : NULL);
 	jsonw_string_field(w, "tree_value", o->db->value ? o->db->value : "n");
 	jsonw_string_field(w, "running", o->running);
-	strv(w, "needed_by", o->needed_by, o->nneeded);
-	strv(w, "off_for", o->off_for, o->noff);
-	strv(w, "probed_by", o->probed_by, o->nprobed);
+	jsonw_strings_field(w, "needed_by", o->needed_by, o->nneeded);
+	jsonw_strings_field(w, "off_for", o->off_for, o->noff);
+	jsonw_strings_field(w, "probed_by", o->probed_by, o->nprobed);
 	if (abi)
 		jsonw_string_field(w, "abi", abi);
 	jsonw_end_object(w);
@@ -177,7 +168,7 @@ void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const stru
 	jsonw_start_object(w);
 	jsonw_string_field(w, "kind", r->kind);
 	jsonw_string_field(w, "value", r->value);
-	strv(w, "syscalls", r->syscalls, r->nsyscalls);
+	jsonw_strings_field(w, "syscalls", r->syscalls, r->nsyscalls);
 	jsonw_u64_field(w, "calls", r->calls);
 	jsonw_u64_field(w, "errors", r->errors);
 	reach_status(w, m, r);

@@ -27,13 +27,8 @@ static void put_int(json_writer_t *w, const char *key, int v)
 
 static void put_strv(json_writer_t *w, const char *key, char *const *v, size_t n)
 {
-	if (!n)
-		return;
-	jsonw_name(w, key);
-	jsonw_start_array(w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_string(w, v[i]);
-	jsonw_end_array(w);
+	if (n) /* the database leaves empty lists out */
+		jsonw_strings_field(w, key, (const char *const *)v, n);
 }
 
 /* Sections are saved once and referred to by position; collects them in first-use order. */

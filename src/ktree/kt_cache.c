@@ -12,18 +12,17 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
-#include "util/atomic_file.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
 #define MAGIC "kfootprint ktree cache 6\n"
 
+/* FNV-1a of s and then of a 0xff byte, which no path holds: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv(const char *s, uint64_t h)
 {
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return (h ^ 0xff) * 1099511628211ULL;
+	return fnv1a64("\xff", fnv1a64(s, h));
 }
 
 char *kt_cache_file(const char *srcdir, const char *arch)
@@ -32,7 +31,7 @@ char *kt_cache_file(const char *srcdir, const char *arch)
 
 	if (!dir)
 		return NULL;
-	uint64_t h = fnv(arch, fnv(srcdir, 1469598103934665603ULL));
+	uint64_t h = fnv(arch, fnv(srcdir, FNV1A64_INIT));
 	char *f = xasprintf("%s/ktree-%016llx.cache", dir, (unsigned long long)h);
 	free(dir);
 	return f;
@@ -138,40 +137,7 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 	kt_put_u64(&sb, kc->nfiles);
 	strbuf_addstr(&sb, "end\n");
 
-	int rc = -1;
-	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	/* create the directory and its parent (~/.cache may not exist yet) */
-	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
-	if (ps && ps != parent) {
-		*ps = '\0';
-		mkdir(parent, 0755);
-	}
-	free(parent);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		*err = xasprintf("cannot create cache directory '%s': %s", dir, strerror(errno));
-		goto out;
-	}
-	/* the cache directory may be anywhere ($XDG_CACHE_HOME): written under the rule of every output */
-	struct atomic_file af;
-
-	if (atomic_file_open(&af, file, AF_QUIET) < 0) {
-		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
-		goto out;
-	}
-	if (fwrite(sb.buf, 1, sb.len, af.f) != sb.len) {
-		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno ? errno : EIO));
-		atomic_file_abort(&af);
-		goto out;
-	}
-	if (atomic_file_commit(&af) < 0) {
-		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	free(dir);
+	int rc = kt_cache_write(file, &sb, err);
 	strbuf_release(&sb);
 	return rc;
 }
@@ -190,27 +156,12 @@ static size_t get_count(struct kt_rd *r)
 	return (size_t)n;
 }
 
-static char *get_str(struct kt_rd *r)
-{
-	uint64_t n = kt_get_u64(r);
-
-	if (r->bad || n == UINT64_MAX)
-		return NULL;
-	if (n > (uint64_t)(r->end - r->p)) {
-		r->bad = true;
-		return NULL;
-	}
-	char *s = xstrndup(r->p, (size_t)n);
-	r->p += n;
-	return s;
-}
-
 static void get_strv(struct kt_rd *r, struct kt_strv *sv)
 {
 	size_t n = get_count(r);
 
 	for (size_t i = 0; i < n && !r->bad; i++) {
-		char *s = get_str(r);
+		char *s = kt_get_str(r);
 		kt_strv_push(sv, s ? s : "");
 		free(s);
 	}
@@ -226,13 +177,13 @@ static void get_conds(struct kt_rd *r, struct kt_condv *cv)
 		c.kind = (enum kt_cond_kind)(f & 0xff);
 		c.negated = (f >> 8) & 1;
 		c.holds = (f >> 9) & 1;
-		c.option = get_str(r);
-		c.expr = get_str(r);
-		c.where = get_str(r);
+		c.option = kt_get_str(r);
+		c.expr = kt_get_str(r);
+		c.where = kt_get_str(r);
 		c.nsymbols = get_count(r);
 		c.symbols = c.nsymbols ? xcalloc(c.nsymbols, sizeof(char *)) : NULL;
 		for (size_t j = 0; j < c.nsymbols; j++) {
-			c.symbols[j] = get_str(r);
+			c.symbols[j] = kt_get_str(r);
 			if (!c.symbols[j])
 				c.symbols[j] = xstrdup("");
 		}
@@ -243,34 +194,12 @@ static void get_conds(struct kt_rd *r, struct kt_condv *cv)
 	}
 }
 
-static bool stat_matches(struct kt_rd *r, const char *srcdir)
-{
-	char *rel = get_str(r);
-	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
-
-	if (r->bad || !rel) {
-		free(rel);
-		return false;
-	}
-	char *p = kt_path(srcdir, rel);
-	struct stat st;
-	bool ok;
-	if (stat(p, &st) != 0)
-		ok = sec == 0 && nsec == 0 && size == 0; /* it was missing then too */
-	else
-		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
-		     (uint64_t)st.st_size == size;
-	free(p);
-	free(rel);
-	return ok;
-}
-
 static void get_rev(struct kt_rd *r, struct kt_map *m)
 {
 	size_t n = get_count(r);
 
 	for (size_t i = 0; i < n && !r->bad; i++) {
-		char *k = get_str(r);
+		char *k = kt_get_str(r);
 		struct kt_strv *sv = xcalloc(1, sizeof(*sv));
 		get_strv(r, sv);
 		struct kt_strv *old = kt_map_put(m, k ? k : "", sv);
@@ -296,7 +225,7 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		return -1;
 	}
 	r.p += ml;
-	char *s1 = get_str(&r), *s2 = get_str(&r);
+	char *s1 = kt_get_str(&r), *s2 = kt_get_str(&r);
 	bool same = s1 && s2 && !strcmp(s1, srcdir) && !strcmp(s2, arch);
 	free(s1);
 	free(s2);
@@ -306,7 +235,7 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 	}
 	size_t nseen = get_count(&r);
 	for (size_t i = 0; i < nseen; i++) {
-		if (!stat_matches(&r, srcdir)) {
+		if (!kt_get_stat(&r, srcdir)) {
 			free(buf);
 			return -1; /* the tree changed */
 		}
@@ -317,13 +246,13 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		XGROW(sc->defs, sc->capdefs, sc->ndefs + 1);
 		struct kt_def *d = &sc->defs[sc->ndefs++];
 		memset(d, 0, sizeof(*d));
-		d->name = get_str(&r);
-		d->macro = get_str(&r);
+		d->name = kt_get_str(&r);
+		d->macro = kt_get_str(&r);
 		d->compat = kt_get_u64(&r) != 0;
-		d->file = get_str(&r);
+		d->file = kt_get_str(&r);
 		d->line = (int)kt_get_u64(&r);
 		get_conds(&r, &d->conds);
-		d->calls_ksys = get_str(&r);
+		d->calls_ksys = kt_get_str(&r);
 		if (!d->name || !d->macro || !d->file)
 			r.bad = true;
 	}
@@ -332,8 +261,8 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		XGROW(sc->incs, sc->capincs, sc->nincs + 1);
 		struct kt_inc *inc = &sc->incs[sc->nincs++];
 		memset(inc, 0, sizeof(*inc));
-		inc->file = get_str(&r);
-		inc->by = get_str(&r);
+		inc->file = kt_get_str(&r);
+		inc->by = kt_get_str(&r);
 		inc->line = (int)kt_get_u64(&r);
 		get_conds(&r, &inc->conds);
 		if (!inc->file || !inc->by)
@@ -350,15 +279,15 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 	n = get_count(&r);
 	for (size_t i = 0; i < n && !r.bad; i++) {
 		struct kt_option *o = xcalloc(1, sizeof(*o));
-		o->name = get_str(&r);
-		o->file = get_str(&r);
+		o->name = kt_get_str(&r);
+		o->file = kt_get_str(&r);
 		o->line = (int)kt_get_u64(&r);
-		o->type = get_str(&r);
-		o->prompt = get_str(&r);
-		o->prompt_if = get_str(&r);
-		o->depends = get_str(&r);
-		o->defaults = get_str(&r);
-		o->help = get_str(&r);
+		o->type = kt_get_str(&r);
+		o->prompt = kt_get_str(&r);
+		o->prompt_if = kt_get_str(&r);
+		o->depends = kt_get_str(&r);
+		o->defaults = kt_get_str(&r);
+		o->help = kt_get_str(&r);
 		o->ndefinitions = (int)kt_get_u64(&r);
 		struct kt_option_raw *raw = xcalloc(1, sizeof(*raw));
 		get_strv(&r, &raw->selects);

@@ -70,16 +70,6 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 	c->holds = true;
 }
 
-bool kt_ident_start(int ch)
-{
-	return isalpha(ch) || ch == '_';
-}
-
-bool kt_ident_char(int ch)
-{
-	return isalnum(ch) || ch == '_';
-}
-
 /* Collects the CONFIG_* and __ARCH_WANT_* identifiers of an expression (Makefile or cpp). */
 static void collect_symbols(struct kt_cond *c, const char *expr)
 {

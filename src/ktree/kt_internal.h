@@ -4,6 +4,7 @@
 
 /* Internals of the kernel tree index shared by the kt_*.c files; the public API is kernel/ktree.h. */
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -54,6 +55,15 @@ bool kt_is_dir(const char *path);
 /* A directory that is not a symlink (walks never follow links to directories). */
 bool kt_is_real_dir(const char *path);
 bool kt_is_file(const char *path);
+/* Whether a walk takes an entry of a directory: rel is its tree-relative path, name its own name. */
+typedef bool (*kt_want_fn)(const char *rel, const char *name, bool is_dir, const void *ctx);
+/*
+ * Lists the directory rel of srcdir ("": the top) for a walk: the subdirectories and the regular files that want
+ * takes, as tree-relative paths appended to dirs and files, each list sorted. Names starting with '.' and
+ * symlinked directories are left out. False when the directory cannot be opened.
+ */
+bool kt_list_dir(const char *srcdir, const char *rel, kt_want_fn want, const void *ctx, struct kt_strv *dirs,
+		 struct kt_strv *files);
 
 /* ---- conditions (kt_cond.c) and their expressions (kt_expr.c) ---- */
 
@@ -73,9 +83,28 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 		    const char *where);
 /* A compound condition: expr is a C preprocessor expression (or "!(...)" of one). */
 void kt_cond_compound(struct kt_cond *c, enum kt_cond_kind kind, const char *expr, bool negated, const char *where);
-/* C identifiers: a first character, a following one. */
-bool kt_ident_start(int ch);
-bool kt_ident_char(int ch);
+/*
+ * C identifiers: a first character, a following one, the length of the one at p (0: none there). Inline: the
+ * scanners call them for every byte of a name.
+ */
+static inline bool kt_ident_start(int ch)
+{
+	return isalpha(ch) || ch == '_';
+}
+
+static inline bool kt_ident_char(int ch)
+{
+	return isalnum(ch) || ch == '_';
+}
+
+static inline size_t kt_ident_len(const char *p, const char *end)
+{
+	const char *b = p;
+
+	while (p < end && kt_ident_char((unsigned char)*p))
+		p++;
+	return (size_t)(p - b);
+}
 /* Evaluates a cond: true when it holds. Unknown constructs evaluate as true (never exclude code on a guess). */
 bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
 /* Evaluates a C preprocessor #if expression; *ok false when it could not be parsed (kt_expr.c). */
@@ -130,7 +159,10 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t len);
 void kt_scan_release(struct kt_scan *sc);
 
-/* ---- what refinements reach (kt_reach.c: the scanner's half; kt_resolve.c resolves) ---- */
+/*
+ * ---- what refinements reach (kt_reach_scan.c: the scanner's half; kt_reach_prepare.c: before resolving;
+ * kt_reach.c: keys; kt_resolve.c resolves) ----
+ */
 
 /*
  * Registrations are kept as kt_defs whose name is a key with a space: "fs ext4", "af AF_UNIX", "anon [eventfd]",
@@ -143,7 +175,7 @@ struct kt_reach_at {
 	void (*conds)(const void *st, struct kt_condv *out); /* the #if stack at the line, innermost first */
 	const void *st;
 };
-/* Where the next needles of a file are (kt_reach.c), so that a line is searched only when it holds one. */
+/* Where the next needles of a file are (kt_reach_scan.c), so that a line is searched only when it holds one. */
 #define KT_REACH_NEEDLES 8
 struct kt_reach_cursor {
 	const char *next[KT_REACH_NEEDLES], *end;
@@ -156,6 +188,9 @@ void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const c
 			const char *l, const char *eol, int line, const struct kt_reach_at *at);
 /* A #define directive (d: "define A B"): records a binfmt alias. */
 void kt_reach_scan_define(struct kt_scan *sc, const char *rel, const char *d, int line, const struct kt_reach_at *at);
+/* Appends a kt_def of that key (how: its macro, obj: its calls_ksys, may be NULL) with no conditions yet. */
+struct kt_def *kt_reach_push(struct kt_scan *sc, const char *key, const char *how, const char *file, int line,
+			     const char *obj);
 /* True for a registration (or raw fact) kt_def, which is never a syscall candidate. */
 bool kt_reach_def(const struct kt_def *d);
 /* True for a registration that is a target (not a raw fact, not a device number the headers do not name). */
@@ -300,8 +335,9 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 		  const struct kt_kconfig *kc, char **err);
 
 /*
- * The binary cache files' encoding (kt_cache.c, kt_fdefs.c): little-endian u64s; a string is its length then its
- * bytes (NULL: length UINT64_MAX); a tree file is its path, mtime and size, so a changed file is seen.
+ * The binary cache files' encoding and writing (kt_util.c, for kt_cache.c and kt_fdefs_cache.c): little-endian u64s; a
+ * string is its length then its bytes (NULL: length UINT64_MAX); a tree file is its path, mtime and size, so a changed
+ * file is seen.
  */
 struct strbuf;
 void kt_put_u64(struct strbuf *sb, uint64_t v);
@@ -313,5 +349,14 @@ struct kt_rd {
 	bool bad;
 };
 uint64_t kt_get_u64(struct kt_rd *r);
+/* A string as kt_put_str() wrote it, malloc'd; NULL for a NULL one and after a bad read. */
+char *kt_get_str(struct kt_rd *r);
+/* A tree file as kt_put_stat() wrote it: true when it still has that mtime and size (or is still missing). */
+bool kt_get_stat(struct kt_rd *r, const char *srcdir);
+/*
+ * Writes a cache file whole (atomically, under the rule of every output), creating its directory and that
+ * directory's parent; -1 with *err set (malloc'd) when it cannot.
+ */
+int kt_cache_write(const char *file, const struct strbuf *sb, char **err);
 
 #endif

@@ -3,7 +3,6 @@
 // select/imply maps. Files are found by walking the tree (arch/<arch> first, then the generic directories) rather
 // than by following `source`, so a tree with a broken source line still yields every entry it has.
 #include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -524,45 +523,20 @@ static void parse_file(struct kt_kconfig *kc, const char *srcdir, const char *re
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
+/* every directory, and the files named Kconfig* */
+static bool kconfig_wants(const char *rel, const char *name, bool is_dir, const void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return is_dir || !strncmp(name, "Kconfig", 7);
 }
 
 static void walk(struct kt_kconfig *kc, const char *srcdir, const char *rel, int depth)
 {
 	if (depth > 32 || !strcmp(rel, "scripts/kconfig/tests") || !strcmp(rel, "tools") || !strcmp(rel, "arch"))
 		return;
-	char *path = kt_path(srcdir, rel);
-	DIR *d = opendir(path);
-	free(path);
-	kt_strv_push(&kc->seen, rel);
-	if (!d)
-		return;
 	struct kt_strv dirs = {0}, files = {0};
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *r = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
-		unsigned char t = de->d_type;
-		if (t == DT_UNKNOWN || t == DT_LNK) {
-			char *full = kt_path(srcdir, r);
-			/* a symlinked directory is not entered: two links to a parent would make the walk explode */
-			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
-			free(full);
-		}
-		if (t == DT_DIR)
-			kt_strv_push(&dirs, r);
-		else if (t == DT_REG && !strncmp(de->d_name, "Kconfig", 7))
-			kt_strv_push(&files, r);
-		free(r);
-	}
-	closedir(d);
-	if (files.n > 1)
-		qsort(files.v, files.n, sizeof(char *), cmp_str);
-	if (dirs.n > 1)
-		qsort(dirs.v, dirs.n, sizeof(char *), cmp_str);
+	kt_strv_push(&kc->seen, rel);
+	if (!kt_list_dir(srcdir, rel, kconfig_wants, NULL, &dirs, &files))
+		return;
 	/* the directory's own Kconfig before its subdirectories' */
 	for (size_t i = 0; i < files.n; i++)
 		parse_file(kc, srcdir, files.v[i]);

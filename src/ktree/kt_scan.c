@@ -3,7 +3,6 @@
 // kernel/sys_ni.c COND_SYSCALL marks, with the #if stack around each. Only the directories that can hold
 // syscalls are read: the whole tree is 1.5 GB, these are ~100 MB (see docs/ktree.md for the list and why).
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,15 +162,6 @@ static void add_def(struct kt_scan *sc, struct cppstate *st, const char *name, s
 	stack_conds(st, &d->conds);
 }
 
-static size_t ident_len(const char *p, const char *end)
-{
-	const char *b = p;
-
-	while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-		p++;
-	return (size_t)(p - b);
-}
-
 /*
  * A definition is a wrapper when its body is short and hands over to a ksys_*() helper (x86_64 mmap calls
  * ksys_mmap_pgoff): returns the helper's name, or NULL.
@@ -192,7 +182,7 @@ static char *wrapper_target(const char *p, const char *end)
 			const char *k = memmem(b, (size_t)(q - b), "ksys_", 5);
 			if (!k)
 				return NULL;
-			size_t n = ident_len(k, q);
+			size_t n = kt_ident_len(k, q);
 			return xstrndup(k, n);
 		} else if (*q == '\n')
 			lines++;
@@ -215,7 +205,7 @@ static void maybe_ksys(struct kt_scan *sc, struct cppstate *st, const char *l, c
 	const char *k = memmem(l, (size_t)(eol - l), want, wn);
 	if (!k || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_')))
 		return;
-	size_t n = ident_len(k, eol);
+	size_t n = kt_ident_len(k, eol);
 	if (k + n >= eol || k[n] != '(' || (sc->want_func && n != wn))
 		return;
 	/* the parameter list may span lines; a definition is followed by '{', a prototype by ';' */
@@ -318,7 +308,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 				while (*m == ' ' || *m == '\t')
 					m++;
 				if (want_arch && !strncmp(m, "__ARCH_WANT_", 12)) {
-					size_t n = ident_len(m, m + strlen(m));
+					size_t n = kt_ident_len(m, m + strlen(m));
 					char *name = xstrndup(m, n);
 					struct kt_condv cv = {0};
 					stack_conds(&st, &cv);
@@ -338,7 +328,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 			const char *m = compat ? p + 21 : !strncmp(p, "SYSCALL_DEFINE", 14) ? p + 14 : NULL;
 			if (m && m < eol && isdigit((unsigned char)*m) && m + 1 < eol && m[1] == '(') {
 				const char *name = m + 2;
-				size_t n = ident_len(name, eol);
+				size_t n = kt_ident_len(name, eol);
 				if (n) {
 					char macro[32];
 					snprintf(macro, sizeof(macro), "%sSYSCALL_DEFINE%c", compat ? "COMPAT_" : "",
@@ -350,7 +340,7 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 				   isdigit((unsigned char)p[16]) && p[17] == '(') {
 				/* include/linux/syscalls.h: COMPAT_SYSCALL_DEFINEn with CONFIG_COMPAT, else
 				 * SYSCALL_DEFINEn */
-				size_t n = ident_len(p + 18, eol);
+				size_t n = kt_ident_len(p + 18, eol);
 				for (int c32 = 1; n && c32 >= 0; c32--) {
 					char macro[32];
 					snprintf(macro, sizeof(macro), "SYSCALL32_DEFINE%c", p[16]);
@@ -365,14 +355,14 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 					free(w);
 				}
 			} else if (!strncmp(p, "SYS_NI(", 7)) {
-				size_t n = ident_len(p + 7, eol);
+				size_t n = kt_ident_len(p + 7, eol);
 				if (n)
 					add_def(sc, &st, p + 7, n, "SYS_NI", false, this_line);
 			} else if (is_ni && !strncmp(p, "COND_SYSCALL", 12)) {
 				bool c = !strncmp(p + 12, "_COMPAT(", 8);
 				const char *a = c ? p + 20 : p[12] == '(' ? p + 13 : NULL;
 				if (a) {
-					size_t n = ident_len(a, eol);
+					size_t n = kt_ident_len(a, eol);
 					char *nm = xasprintf("%s%.*s", c ? "compat_" : "", (int)n, a);
 					kt_strv_push(&sc->cond_syscalls, nm);
 					free(nm);
@@ -388,11 +378,6 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 		frame_release(&st.f[--st.n]);
 	free(st.f);
 	strbuf_release(&dir);
-}
-
-static int strcmp_ptr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static bool ends_with(const char *s, const char *suf)
@@ -418,43 +403,23 @@ static void scan_file(struct kt_scan *sc, const char *srcdir, const char *rel)
 	free(text);
 }
 
+/* .c files, and every directory but skip (ctx) */
+static bool scan_wants(const char *rel, const char *name, bool is_dir, const void *skip)
+{
+	return is_dir ? !(skip && strcmp(rel, skip) == 0) : ends_with(name, ".c");
+}
+
 static void walk(struct kt_scan *sc, const char *srcdir, const char *rel, const char *skip, int depth)
 {
+	struct kt_strv subdirs = {0}, files = {0};
+
 	if (depth > 32)
 		return;
-	char *path = kt_path(srcdir, rel);
-	DIR *d = opendir(path);
-	free(path);
 	kt_strv_push(&sc->seen, rel);
-	if (!d)
+	if (!kt_list_dir(srcdir, rel, scan_wants, skip, &subdirs, &files))
 		return;
-	struct kt_strv subdirs = {0}, files = {0};
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *r = xasprintf("%s/%s", rel, de->d_name);
-		unsigned char t = de->d_type;
-		if (t == DT_UNKNOWN || t == DT_LNK) {
-			char *full = kt_path(srcdir, r);
-			/* a symlinked directory is not entered: two links to a parent would make the walk explode */
-			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
-			free(full);
-		}
-		if (t == DT_DIR && !(skip && strcmp(r, skip) == 0))
-			kt_strv_push(&subdirs, r);
-		else if (t == DT_REG && ends_with(de->d_name, ".c"))
-			kt_strv_push(&files, r);
-		free(r);
-	}
-	closedir(d);
-	/* sorted, so the index does not depend on directory order */
-	if (files.n > 1)
-		qsort(files.v, files.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < files.n; i++)
 		scan_file(sc, srcdir, files.v[i]);
-	if (subdirs.n > 1)
-		qsort(subdirs.v, subdirs.n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < subdirs.n; i++)
 		walk(sc, srcdir, subdirs.v[i], skip, depth + 1);
 	kt_strv_release(&files);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 // Small containers and file helpers for the kernel tree index.
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -9,22 +10,15 @@
 #include <unistd.h>
 
 #include "ktree/kt_internal.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/fnv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static size_t slot(const struct kt_map *m, const char *key)
 {
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)fnv1a64(key, FNV1A64_INIT) & (m->cap - 1);
 
 	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
 		i = (i + 1) & (m->cap - 1);
@@ -280,4 +274,121 @@ uint64_t kt_get_u64(struct kt_rd *r)
 		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
 	r->p += 8;
 	return v;
+}
+
+char *kt_get_str(struct kt_rd *r)
+{
+	uint64_t n = kt_get_u64(r);
+
+	if (r->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return NULL;
+	}
+	char *s = xstrndup(r->p, (size_t)n);
+	r->p += n;
+	return s;
+}
+
+bool kt_get_stat(struct kt_rd *r, const char *srcdir)
+{
+	char *rel = kt_get_str(r);
+	uint64_t sec = kt_get_u64(r), nsec = kt_get_u64(r), size = kt_get_u64(r);
+
+	if (r->bad || !rel) {
+		free(rel);
+		return false;
+	}
+	char *p = kt_path(srcdir, rel);
+	struct stat st;
+	bool ok;
+	if (stat(p, &st) != 0)
+		ok = sec == 0 && nsec == 0 && size == 0; /* it was missing then too */
+	else
+		ok = (uint64_t)st.st_mtim.tv_sec == sec && (uint64_t)st.st_mtim.tv_nsec == nsec &&
+		     (uint64_t)st.st_size == size;
+	free(p);
+	free(rel);
+	return ok;
+}
+
+int kt_cache_write(const char *file, const struct strbuf *sb, char **err)
+{
+	int rc = -1;
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	/* create the directory and its parent (~/.cache may not exist yet) */
+	char *parent = xstrdup(dir), *ps = strrchr(parent, '/');
+	if (ps && ps != parent) {
+		*ps = '\0';
+		mkdir(parent, 0755);
+	}
+	free(parent);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		*err = xasprintf("cannot create cache directory '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	/* the cache directory may be anywhere ($XDG_CACHE_HOME): written under the rule of every output */
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, file, AF_QUIET) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
+		goto out;
+	}
+	if (fwrite(sb->buf, 1, sb->len, af.f) != sb->len) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno ? errno : EIO));
+		atomic_file_abort(&af);
+		goto out;
+	}
+	if (atomic_file_commit(&af) < 0) {
+		*err = xasprintf("cannot write cache '%s': %s", file, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	return rc;
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool kt_list_dir(const char *srcdir, const char *rel, kt_want_fn want, const void *ctx, struct kt_strv *dirs,
+		 struct kt_strv *files)
+{
+	char *path = *rel ? kt_path(srcdir, rel) : xstrdup(srcdir);
+	DIR *d = opendir(path);
+
+	free(path);
+	if (!d)
+		return false;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *r = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		unsigned char t = de->d_type;
+		if (t == DT_UNKNOWN || t == DT_LNK) {
+			char *full = kt_path(srcdir, r);
+			/* a symlinked directory is not entered: two links to a parent would make a walk explode */
+			t = kt_is_real_dir(full) ? DT_DIR : kt_is_file(full) ? DT_REG : DT_UNKNOWN;
+			free(full);
+		}
+		if (t == DT_DIR && want(r, de->d_name, true, ctx))
+			kt_strv_push(dirs, r);
+		else if (t == DT_REG && want(r, de->d_name, false, ctx))
+			kt_strv_push(files, r);
+		free(r);
+	}
+	closedir(d);
+	/* sorted, so that what a walk builds does not depend on directory order */
+	if (files->n > 1)
+		qsort(files->v, files->n, sizeof(char *), strcmp_ptr);
+	if (dirs->n > 1)
+		qsort(dirs->v, dirs->n, sizeof(char *), strcmp_ptr);
+	return true;
 }

@@ -25,6 +25,11 @@ struct kfq_qemu {
 	size_t clen;
 };
 
+/*
+ * The architecture of a kernel file by its header ("x86_64", "aarch64"), what it is in *what ("a bzImage"); NULL
+ * when not known (QEMU then says what it thinks of it).
+ */
+const char *kfq_kernel_arch(const char *path, const char **what);
 /* The inputs exist and are regular files. 0, or -1 after a message. */
 int kfq_check(const struct kfq_opts *o);
 /* Starts QEMU on o's kernel and initrd with cmdline before o->append, and extra arguments. 0 or -1. */

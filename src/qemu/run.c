@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include "qemu/qemu.h"
@@ -79,6 +80,28 @@ int kfq_check(const struct kfq_opts *o)
 	return 0;
 }
 
+const char *kfq_kernel_arch(const char *path, const char **what)
+{
+	unsigned char h[1024];
+	gzFile gz = gzopen(path, "rb"); /* reads a file that is not gzip'd as it is */
+	int n = gz ? gzread(gz, h, sizeof(h)) : -1;
+
+	if (gz)
+		gzclose(gz);
+	if (n >= 20 && !memcmp(h, "\177ELF", 4)) {
+		unsigned machine = h[18] | h[19] << 8;
+
+		*what = "an ELF vmlinux";
+		return machine == 62 ? "x86_64" : machine == 183 ? "aarch64" : NULL;
+	}
+	/* arm64's booting.rst: "ARM\x64" at 0x38; x86's boot protocol: "HdrS" at 0x202 */
+	if (n >= 0x40 && !memcmp(h + 0x38, "ARM\x64", 4))
+		return *what = "an arm64 Image", "aarch64";
+	if (n >= 0x206 && !memcmp(h + 0x202, "HdrS", 4))
+		return *what = "a bzImage", "x86_64";
+	return NULL;
+}
+
 static void argv_add(char ***argv, size_t *n, const char *s)
 {
 	*argv = xrealloc(*argv, (*n + 2) * sizeof(**argv));
@@ -120,7 +143,7 @@ int kfq_qemu_start(struct kfq_qemu *q, const struct kfq_opts *o, const char *cmd
 		argv_add(&argv, &n, "virt");
 	}
 	argv_add(&argv, &n, "-cpu");
-	argv_add(&argv, &n, arm ? "max" : "max");
+	argv_add(&argv, &n, arm ? "cortex-a57" : "max");
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
 		argv_add(&argv, &n, fixed[i]);
 	for (; extra && *extra; extra++)

@@ -77,11 +77,7 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 		jsonw_u64_field(w, "module_symbols", r->modules);
 		jsonw_end_object(w);
 	}
-	jsonw_name(w, "footprints");
-	jsonw_start_array_inline(w);
-	for (size_t i = 0; i < inv->nfootprints; i++)
-		jsonw_string(w, inv->footprints[i]);
-	jsonw_end_array(w);
+	jsonw_strings_field_inline(w, "footprints", (const char *const *)inv->footprints, inv->nfootprints);
 	jsonw_string_field(w, "workload", inv->workload);
 	jsonw_bool_field(w, "incomplete", inv->incomplete);
 	jsonw_name(w, "observations");
@@ -122,11 +118,7 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 			jsonw_u64_field(w, "functions", f->nfuncs);
 			jsonw_int_field(w, "function_lines", f->func_lines);
 		}
-		jsonw_name(w, "options");
-		jsonw_start_array_inline(w);
-		for (size_t j = 0; j < f->noptions; j++)
-			jsonw_string(w, f->options[j]);
-		jsonw_end_array(w);
+		jsonw_strings_field_inline(w, "options", (const char *const *)f->options, f->noptions);
 		hits(w, f->hits);
 		jsonw_end_object(w);
 	}

@@ -9,14 +9,17 @@
  * Time columns appear only when the footprint has times: a bpf recording with --no-time has none, and a 0 there
  * would read as "fast". --by-class puts the seed guide's tables (one per subsystem class, System Call | # calls |
  * errors | Linux Subsystem | System Call (API)) in place of the one syscall table; -F rst is that layout too.
+ *
+ * The reached section is text_reach.c, the kernel functions text_kfuncs.c, the aligned tables text_table.c
+ * (their interface: text_internal.h); this file holds the report's order and the rest.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
 #include "report/report_util.h"
+#include "report/text_internal.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -73,7 +76,7 @@ static int cmp_name(const struct fp_sysstat *x, const struct fp_sysstat *y)
 	return c ? c : x->abi < y->abi ? -1 : x->abi > y->abi;
 }
 
-static int cmp_calls(const void *a, const void *b)
+int text_cmp_calls(const void *a, const void *b)
 {
 	const struct fp_sysstat *x = *(const struct fp_sysstat *const *)a;
 	const struct fp_sysstat *y = *(const struct fp_sysstat *const *)b;
@@ -90,7 +93,7 @@ static int cmp_time(const void *a, const void *b)
 
 	if (x->time_ns != y->time_ns)
 		return x->time_ns > y->time_ns ? -1 : 1;
-	return cmp_calls(a, b);
+	return text_cmp_calls(a, b);
 }
 
 static int cmp_errors(const void *a, const void *b)
@@ -100,7 +103,7 @@ static int cmp_errors(const void *a, const void *b)
 
 	if (x->errors != y->errors)
 		return x->errors > y->errors ? -1 : 1;
-	return cmp_calls(a, b);
+	return text_cmp_calls(a, b);
 }
 
 static int cmp_by_name(const void *a, const void *b)
@@ -108,7 +111,7 @@ static int cmp_by_name(const void *a, const void *b)
 	return cmp_name(*(const struct fp_sysstat *const *)a, *(const struct fp_sysstat *const *)b);
 }
 
-static int (*const sort_cmp[])(const void *, const void *) = {cmp_calls, cmp_time, cmp_errors, cmp_by_name};
+static int (*const sort_cmp[])(const void *, const void *) = {text_cmp_calls, cmp_time, cmp_errors, cmp_by_name};
 
 /* What the report is sorted by: -S, else time as strace -c sorts, or calls when there is no time to sort by. */
 static enum sort_key sort_of(const struct text_opts *o, bool timed)
@@ -117,93 +120,6 @@ static enum sort_key sort_of(const struct text_opts *o, bool timed)
 		if (!strcmp(o->sort, sort_names[i]))
 			return i == SORT_TIME && !timed ? SORT_CALLS : (enum sort_key)i;
 	return timed ? SORT_TIME : SORT_CALLS;
-}
-
-/* Columns on a terminal: UTF-8 continuation bytes take none ("µs/call" is 7 wide). */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/* A table of strings: names left, numbers right, columns two spaces apart, trailing blanks dropped. */
-#define MAXCOLS 7
-
-struct table {
-	size_t ncols, nrows, cap;
-	const char *heads[MAXCOLS];
-	bool right[MAXCOLS];
-	char **cells; /* nrows x ncols */
-};
-
-static void table_add(struct table *t, char *const cells[])
-{
-	XGROW(t->cells, t->cap, (t->nrows + 1) * t->ncols);
-	memcpy(&t->cells[t->nrows * t->ncols], cells, t->ncols * sizeof(*cells));
-	t->nrows++;
-}
-
-static void table_line(struct strbuf *sb, const char *indent, const size_t *w, size_t ncols, const bool *right,
-		       const char *const *c)
-{
-	size_t start = sb->len;
-
-	strbuf_addstr(sb, indent);
-	for (size_t k = 0; k < ncols; k++) {
-		size_t pad = w[k] - width(c[k]);
-
-		if (k)
-			strbuf_addstr(sb, "  ");
-		if (right[k])
-			strbuf_addchars(sb, ' ', pad);
-		strbuf_addstr(sb, c[k]);
-		if (!right[k])
-			strbuf_addchars(sb, ' ', pad);
-	}
-	while (sb->len > start && sb->buf[sb->len - 1] == ' ')
-		sb->len--;
-	sb->buf[sb->len] = '\0';
-	strbuf_addch(sb, '\n');
-}
-
-static void table_print(struct strbuf *sb, const char *indent, struct table *t)
-{
-	size_t w[MAXCOLS];
-	char *dash[MAXCOLS];
-
-	for (size_t k = 0; k < t->ncols; k++) {
-		w[k] = width(t->heads[k]);
-		for (size_t r = 0; r < t->nrows; r++)
-			if (width(t->cells[r * t->ncols + k]) > w[k])
-				w[k] = width(t->cells[r * t->ncols + k]);
-		dash[k] = xmalloc(w[k] + 1);
-		memset(dash[k], '-', w[k]);
-		dash[k][w[k]] = '\0';
-	}
-	table_line(sb, indent, w, t->ncols, t->right, t->heads);
-	table_line(sb, indent, w, t->ncols, t->right, (const char *const *)dash);
-	for (size_t r = 0; r < t->nrows; r++)
-		table_line(sb, indent, w, t->ncols, t->right, (const char *const *)&t->cells[r * t->ncols]);
-	for (size_t k = 0; k < t->ncols; k++)
-		free(dash[k]);
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, f);
-	strbuf_vaddf(&sb, f, ap);
-	va_end(ap);
-	return strbuf_detach(&sb);
 }
 
 /*
@@ -215,7 +131,7 @@ static void syscall_table(struct strbuf *sb, const char *indent, const struct fp
 {
 	struct fp_sysstat **v = fp_sctab_sorted(t, sort_cmp[key]);
 	uint64_t all_ns = total_ns(t);
-	struct table tab = {0};
+	struct text_table tab = {0};
 	char nbuf[96];
 
 	tab.heads[tab.ncols] = "syscall";
@@ -238,27 +154,27 @@ static void syscall_table(struct strbuf *sb, const char *indent, const struct fp
 	}
 	for (struct fp_sysstat **sp = v; *sp; sp++) {
 		const struct fp_sysstat *s = *sp;
-		char *c[MAXCOLS];
+		char *c[TEXT_MAXCOLS];
 		size_t k = 0;
 		struct strbuf d = STRBUF_INIT;
 
 		rpt_add_display(&d, rpt_sc_name(s, nbuf, sizeof(nbuf)));
 		c[k++] = strbuf_detach(&d);
-		c[k++] = fmt("%" PRIu64, s->calls);
-		c[k++] = s->errors ? fmt("%" PRIu64, s->errors) : xstrdup("");
+		c[k++] = xasprintf("%" PRIu64, s->calls);
+		c[k++] = s->errors ? xasprintf("%" PRIu64, s->errors) : xstrdup("");
 		if (timed) {
-			c[k++] = fmt("%.2f", all_ns ? 100.0 * (double)s->time_ns / (double)all_ns : 0.0);
-			c[k++] = fmt("%.6f", (double)s->time_ns / 1e9);
-			c[k++] = fmt("%.1f", s->calls ? (double)s->time_ns / 1e3 / (double)s->calls : 0.0);
+			c[k++] = xasprintf("%.2f", all_ns ? 100.0 * (double)s->time_ns / (double)all_ns : 0.0);
+			c[k++] = xasprintf("%.6f", (double)s->time_ns / 1e9);
+			c[k++] = xasprintf("%.1f", s->calls ? (double)s->time_ns / 1e3 / (double)s->calls : 0.0);
 		}
 		if (with_class) {
 			rpt_add_display(&d, fp_sysstat_class(s));
 			c[k++] = strbuf_detach(&d);
 		}
-		table_add(&tab, c);
+		text_table_add(&tab, c);
 	}
 	free(v);
-	table_print(sb, indent, &tab);
+	text_table_print(sb, indent, &tab);
 }
 
 /* A merged footprint's sources, a line each: "  1 (label) ls / -- ptrace, 6.1.0, exit code 0". */
@@ -286,11 +202,6 @@ static void merged_sources(struct strbuf *sb, const struct footprint *fp)
 		rpt_add_exit(sb, &s->exit);
 		strbuf_addstr(sb, s->complete ? "\n" : ", incomplete\n");
 	}
-}
-
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
 }
 
 /* The three classes with the most calls: "Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls". */
@@ -413,14 +324,14 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 	strbuf_addch(sb, '\n');
 	seccomp_kills(sb, fp);
 	strbuf_addf(sb, "lost events:  %" PRIu64 "\n", fp->lost_events);
-	strbuf_addf(sb, "summary:      %" PRIu64 " %s, %" PRIu64 " %s", calls, plural(calls, "call", "calls"), errors,
-		    plural(errors, "error", "errors"));
+	strbuf_addf(sb, "summary:      %" PRIu64 " %s, %" PRIu64 " %s", calls, text_plural(calls, "call", "calls"),
+		    errors, text_plural(errors, "error", "errors"));
 	if (calls)
 		strbuf_addf(sb, " (%.1f%%)", 100.0 * (double)errors / (double)calls);
 	if (timed)
 		strbuf_addf(sb, ", %.6fs in system calls", (double)total_ns(&fp->syscalls) / 1e9);
-	strbuf_addf(sb, ", %zu %s, %zu %s\n", nsc, plural(nsc, "syscall", "syscalls"), fp->nprocs,
-		    plural(fp->nprocs, "process", "processes"));
+	strbuf_addf(sb, ", %zu %s, %zu %s\n", nsc, text_plural(nsc, "syscall", "syscalls"), fp->nprocs,
+		    text_plural(fp->nprocs, "process", "processes"));
 	top_classes(sb, fp);
 }
 
@@ -520,8 +431,8 @@ static int process_tables(struct strbuf *sb, const struct footprint *fp, enum so
 			strbuf_addf(sb, "source %u, ", p->source + 1);
 		strbuf_addf(sb, "pid %d ", (int)p->pid);
 		rpt_add_display(sb, *p->comm ? p->comm : "?");
-		strbuf_addf(sb, ": %" PRIu64 " %s, %" PRIu64 " %s", calls, plural(calls, "call", "calls"), errors,
-			    plural(errors, "error", "errors"));
+		strbuf_addf(sb, ": %" PRIu64 " %s, %" PRIu64 " %s", calls, text_plural(calls, "call", "calls"), errors,
+			    text_plural(errors, "error", "errors"));
 		if (timed)
 			strbuf_addf(sb, ", %.6fs in system calls", (double)total_ns(&p->syscalls) / 1e9);
 		strbuf_addch(sb, '\n');
@@ -591,7 +502,7 @@ static struct fp_errsrc_item *path_groups(const struct fp_errsrc *e, size_t *n)
 		if (j == i + 1)
 			g[ng++] = (struct fp_errsrc_item){xstrdup(v[i].name), count};
 		else
-			g[ng++] = (struct fp_errsrc_item){fmt("%.*s*", (int)common, v[i].name), count};
+			g[ng++] = (struct fp_errsrc_item){xasprintf("%.*s*", (int)common, v[i].name), count};
 		i = j;
 	}
 	free(v);
@@ -654,84 +565,6 @@ static void errsrc_line(struct strbuf *sb, const struct fp_sysstat *s, int err, 
 	strbuf_addch(sb, '\n');
 }
 
-/* How many refinements of one kind a line of the reached section names; the rest is counted. */
-#define REACH_ITEMS 8
-
-/*
- * One syscall's refinements, most calls first, grouped by kind in the order of their first: the fd kinds bare
- * ("write: 120 pipe, 30 file:ext4"), the others after their kind ("ioctl 76 TCGETS on chr:136:0").
- */
-static void reach_line(struct strbuf *sb, const struct fp_sysstat *s)
-{
-	struct fp_reach **v = fp_sysstat_reach_sorted(s);
-	const char *kinds[FP_REACH_MAX];
-	size_t nkinds = 0;
-	char buf[64];
-
-	for (struct fp_reach **rp = v; *rp; rp++) {
-		bool seen = false;
-
-		for (size_t k = 0; k < nkinds; k++)
-			seen |= !strcmp(kinds[k], (*rp)->kind);
-		if (!seen)
-			kinds[nkinds++] = (*rp)->kind;
-	}
-	strbuf_addf(sb, "  %s:", rpt_sc_name(s, buf, sizeof(buf)));
-	for (size_t k = 0; k < nkinds; k++) {
-		uint64_t rest = 0;
-		size_t n = 0;
-
-		strbuf_addstr(sb, k ? "; " : " ");
-		if (strcmp(kinds[k], "fd"))
-			strbuf_addf(sb, "%s ", kinds[k]);
-		for (struct fp_reach **rp = v; *rp; rp++) {
-			const struct fp_reach *r = *rp;
-
-			if (strcmp(r->kind, kinds[k]))
-				continue;
-			if (n++ >= REACH_ITEMS) {
-				rest += r->calls;
-				continue;
-			}
-			strbuf_addf(sb, "%s%" PRIu64 " ", n > 1 ? ", " : "", r->calls);
-			rpt_add_display(sb, r->value);
-			if (r->fd) {
-				strbuf_addstr(sb, " on ");
-				rpt_add_display(sb, r->fd);
-			}
-			if (r->errors)
-				strbuf_addf(sb, " (%" PRIu64 " failed)", r->errors);
-		}
-		if (rest)
-			strbuf_addf(sb, ", others %" PRIu64, rest);
-	}
-	if (s->reach_other)
-		strbuf_addf(sb, "; %" PRIu64 " more, past the %d kept", s->reach_other, FP_REACH_MAX);
-	strbuf_addch(sb, '\n');
-	free(v);
-}
-
-/*
- * What the calls reached, beyond their names: per syscall (most calls first) the kinds of fd, socket families,
- * ioctl commands, namespaces, ... it reached, with the calls of each. Nothing when none were recorded.
- */
-static void reached_section(struct strbuf *sb, const struct footprint *fp)
-{
-	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, cmp_calls);
-	bool any = false;
-
-	for (struct fp_sysstat **sp = v; *sp; sp++) {
-		if (!(*sp)->nreach && !(*sp)->reach_other)
-			continue;
-		if (!any)
-			strbuf_addstr(sb,
-				      "\nreached, by system call: calls of each fd kind, socket, ioctl command, ...\n");
-		any = true;
-		reach_line(sb, *sp);
-	}
-	free(v);
-}
-
 /*
  * The errors section: per syscall and errno (most errors first), which processes failed and, for calls that take
  * a path, on which paths. Nothing at all when nothing failed.
@@ -762,165 +595,6 @@ static void errors_section(struct strbuf *sb, const struct footprint *fp)
 	free(v);
 }
 
-/* --- kernel functions (record --kernel-functions) --- */
-
-#define KFUNC_TOP	 20 /* functions in the top table */
-#define KFUNC_PER_SC_TOP 8  /* functions named per syscall */
-
-static int cmp_kfunc_hits(const void *a, const void *b)
-{
-	const struct fp_kfunc *x = *(const struct fp_kfunc *const *)a, *y = *(const struct fp_kfunc *const *)b;
-
-	if (x->hits != y->hits)
-		return x->hits > y->hits ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* A syscall's row of the by-syscall list: the functions that ran under it, with their hits there. */
-struct kf_sc {
-	const char *name;
-	uint64_t hits;
-	struct kf_sc_fn {
-		const char *name, *klass;
-		uint64_t hits;
-	} * fns;
-	size_t n, cap;
-};
-
-static int cmp_kf_sc(const void *a, const void *b)
-{
-	const struct kf_sc *x = a, *y = b;
-
-	if (x->hits != y->hits)
-		return x->hits > y->hits ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static int cmp_kf_sc_fn(const void *a, const void *b)
-{
-	const struct kf_sc_fn *x = a, *y = b;
-
-	if (x->hits != y->hits)
-		return x->hits > y->hits ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static void kfuncs_by_syscall(struct strbuf *sb, struct fp_kfunc **v, size_t n, const char *unit)
-{
-	struct kf_sc *scs = NULL;
-	size_t nsc = 0, cap = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		for (uint32_t u = 0; u < v[i]->nunder; u++) {
-			const struct fp_kfunc_under *un = &v[i]->under[u];
-			size_t k = 0;
-
-			while (k < nsc && strcmp(scs[k].name, un->syscall))
-				k++;
-			if (k == nsc) {
-				XGROW(scs, cap, nsc + 1);
-				scs[nsc++] = (struct kf_sc){un->syscall, 0, NULL, 0, 0};
-			}
-			XGROW(scs[k].fns, scs[k].cap, scs[k].n + 1);
-			scs[k].fns[scs[k].n++] = (struct kf_sc_fn){v[i]->name, v[i]->annot.klass, un->hits};
-			scs[k].hits += un->hits;
-		}
-	}
-	if (!nsc)
-		return;
-	qsort(scs, nsc, sizeof(*scs), cmp_kf_sc);
-	strbuf_addstr(sb, "\nkernel functions, by the syscall they ran under\n");
-	for (size_t k = 0; k < nsc; k++) {
-		struct kf_sc *c = &scs[k];
-		const char *klasses[KFUNC_PER_SC_TOP];
-		size_t nk = 0;
-
-		qsort(c->fns, c->n, sizeof(*c->fns), cmp_kf_sc_fn);
-		strbuf_addf(sb, "  %s: %zu %s, %" PRIu64 " %s:", c->name, c->n, plural(c->n, "function", "functions"),
-			    c->hits, unit);
-		for (size_t i = 0; i < c->n && i < KFUNC_PER_SC_TOP; i++)
-			strbuf_addf(sb, "%s %s %" PRIu64, i ? "," : "", c->fns[i].name, c->fns[i].hits);
-		if (c->n > KFUNC_PER_SC_TOP)
-			strbuf_addstr(sb, ", ...");
-		/* the subsystems, once the functions are mapped (kfootprint map) */
-		for (size_t i = 0; i < c->n && nk < KFUNC_PER_SC_TOP; i++) {
-			bool seen = !c->fns[i].klass;
-
-			for (size_t j = 0; j < nk && !seen; j++)
-				seen = !strcmp(klasses[j], c->fns[i].klass);
-			if (!seen)
-				klasses[nk++] = c->fns[i].klass;
-		}
-		for (size_t j = 0; j < nk; j++)
-			strbuf_addf(sb, "%s%s", j ? ", " : " (subsystems: ", klasses[j]);
-		strbuf_addstr(sb, nk ? ")\n" : "\n");
-		free(c->fns);
-	}
-	free(scs);
-}
-
-/*
- * The kernel functions the workload ran: a line of totals and how they were recorded (a sampled set says it is
- * not exhaustive), the most hit ones, and per syscall the functions that ran under it.
- */
-static void kfuncs_section(struct strbuf *sb, const struct footprint *fp)
-{
-	const struct fp_kfuncs *k = fp->kfuncs;
-	struct fp_kfunc **v;
-	uint64_t hits = 0;
-	bool sampled;
-
-	if (!k)
-		return;
-	sampled = !strcmp(k->method, "sampled");
-	strbuf_addstr(sb, "\nkernel functions: ");
-	if (k->why_not && !k->nfuncs) {
-		strbuf_addstr(sb, "not recorded: ");
-		rpt_add_display(sb, k->why_not);
-		strbuf_addch(sb, '\n');
-		return;
-	}
-	v = fp_kfuncs_sorted(fp);
-	for (uint32_t i = 0; i < k->nfuncs; i++)
-		hits += v[i]->hits;
-	qsort(v, k->nfuncs, sizeof(*v), cmp_kfunc_hits);
-	strbuf_addf(sb, "%u %s", k->nfuncs, plural(k->nfuncs, "function", "functions"));
-	if (!sampled)
-		strbuf_addf(sb, ", %" PRIu64 " %s", hits, plural(hits, "call", "calls"));
-	strbuf_addf(sb, " (%s%s: %s), %" PRIu64 " lost\n", sampled ? "sampled kernel stacks" : k->method,
-		    !strcmp(k->method, "function") || !strcmp(k->method, "function_graph") ? " tracer" : "",
-		    k->exhaustive ? "exhaustive" : "sampled, not exhaustive", k->lost);
-	if (k->nfuncs) {
-		struct table t = {.ncols = 3,
-				  .heads = {"function", sampled ? "samples" : "calls", "under syscalls"},
-				  .right = {false, true, false}};
-
-		strbuf_addf(sb, "\nkernel functions, top %d by %s%s\n", KFUNC_TOP, sampled ? "samples" : "calls",
-			    sampled ? " (sampled, not exhaustive)" : "");
-		for (uint32_t i = 0; i < k->nfuncs && i < KFUNC_TOP; i++) {
-			struct strbuf under = STRBUF_INIT;
-			struct kf_sc_fn *u = xcalloc(v[i]->nunder + 1, sizeof(*u));
-			char *cells[3];
-
-			for (uint32_t j = 0; j < v[i]->nunder; j++)
-				u[j] = (struct kf_sc_fn){v[i]->under[j].syscall, NULL, v[i]->under[j].hits};
-			qsort(u, v[i]->nunder, sizeof(*u), cmp_kf_sc_fn);
-			for (uint32_t j = 0; j < v[i]->nunder && j < 4; j++)
-				strbuf_addf(&under, "%s%s %" PRIu64, j ? ", " : "", u[j].name, u[j].hits);
-			free(u);
-			if (v[i]->nunder > 4 || v[i]->under_other)
-				strbuf_addstr(&under, ", ...");
-			cells[0] = xstrdup(v[i]->name);
-			cells[1] = fmt("%" PRIu64, v[i]->hits);
-			cells[2] = strbuf_detach(&under);
-			table_add(&t, cells);
-		}
-		table_print(sb, "", &t);
-		kfuncs_by_syscall(sb, v, k->nfuncs, sampled ? "samples" : "calls");
-	}
-	free(v);
-}
-
 int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out)
 {
 	static const struct text_opts defaults;
@@ -940,7 +614,7 @@ int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out
 		strbuf_addf(&sb, "\nsystem calls, by %s\n", sort_names[key]);
 		syscall_table(&sb, "", &fp->syscalls, key, timed, true);
 	}
-	reached_section(&sb, fp);
+	text_reached_section(&sb, fp);
 	ret = rpt_flush(&sb, out);
 	if (!ret && fp->nprocs && (o->per_process || (fp->nprocs > 1 && fp->nprocs <= TEXT_FEW_PROCS)))
 		ret = process_tables(&sb, fp, key, timed, out);
@@ -951,7 +625,7 @@ int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out
 	if (!ret && fp->nprocs)
 		ret = rpt_tree(fp, out);
 	errors_section(&sb, fp);
-	kfuncs_section(&sb, fp);
+	text_kfuncs_section(&sb, fp);
 	if (!ret)
 		ret = rpt_flush(&sb, out);
 	strbuf_release(&sb);

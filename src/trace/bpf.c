@@ -41,11 +41,16 @@
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	/* libbpf's own log, for -v (warnings) and -vv (debug). */
+	int n;
+
+	/* libbpf's own log, for -v (warnings) and -vv (debug); whole, while two threads load (bpf_load.c). */
 	if (!kf_verbose || (level == LIBBPF_DEBUG && kf_verbose < 2))
 		return 0;
+	flockfile(stderr);
 	fputs("kfootprint: libbpf: ", stderr);
-	return vfprintf(stderr, fmt, ap);
+	n = vfprintf(stderr, fmt, ap);
+	funlockfile(stderr);
+	return n;
 }
 
 /* The effective capability set of this process, from /proc (no libcap needed). */
@@ -273,7 +278,7 @@ static uint64_t prog_misses(const struct bpf_program *prog)
 	__u32 len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
+	if (!prog || bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
 		return 0;
 	return info.recursion_misses;
 }
@@ -286,9 +291,10 @@ static uint64_t prog_misses(const struct bpf_program *prog)
 static void account_losses(struct bpf_session *s)
 {
 	const struct kfrec_bpf__bss *b = s->skel->bss;
-	uint64_t misses = prog_misses(s->skel->progs.kf_sys_enter) + prog_misses(s->skel->progs.kf_sys_exit) +
-			  prog_misses(s->skel->progs.kf_exit) + prog_misses(s->skel->progs.kf_fork) +
-			  prog_misses(s->skel->progs.kf_exec) + prog_misses(s->skel->progs.kf_misc);
+	uint64_t misses = prog_misses(bpf_prog(s, "kf_sys_enter")) + prog_misses(bpf_prog(s, "kf_sys_exit")) +
+			  prog_misses(bpf_prog(s, "kf_sys_exit_cast")) + prog_misses(bpf_prog(s, "kf_exit")) +
+			  prog_misses(bpf_prog(s, "kf_fork")) + prog_misses(bpf_prog(s, "kf_exec")) +
+			  prog_misses(bpf_prog(s, "kf_misc"));
 	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses;
 	const struct {
 		uint64_t n;
@@ -354,9 +360,22 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/* CPU time of this process (its threads too), in ms: -v's account of start-up and teardown. */
+static double self_cpu_ms(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
 static int run(const struct trace_opts *opts, struct footprint *fp)
 {
+	double c_load = self_cpu_ms(), c_end = 0;
 	struct bpf_session s = {.opts = opts, .fp = fp};
+	struct bpf_program *cast_prog;
 	bool with_time = !opts->no_time;
 	uint64_t t_load, t_run = 0, t_end = 0;
 	int go_fd = -1, err, ret = -1;
@@ -366,7 +385,9 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct rusage ru;
 	char btf_path[64];
-	int btf_fd;
+	const char *step;
+	int btf_fd = -1;
+	bool cast;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
@@ -378,11 +399,12 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
 		oo.btf_custom_path = btf_path;
 	}
+	/* sys_exit reading files with plain loads: its kfunc's id is the build kernel's (src/bpf/kffile.bpf.h) */
+	cast = btf_fd >= 0 && opts->reach;
+reopen:
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {
 		perror_msg("bpf: opening the programs");
-		if (btf_fd >= 0)
-			close(btf_fd);
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
@@ -390,37 +412,51 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	s.proc_is_ns = proc_is_own_ns();
-	s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
+	if (!s.rec)
+		s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
 	if (!with_time)
 		bpf_program__set_autoload(s.skel->progs.kf_sys_enter, false);
-	/* -vv: the verifier's statistics per program (time, instructions walked), which start-up depends on. */
-	if (kf_verbose >= 2)
-		for (struct bpf_program *prog = bpf_object__next_program(s.skel->obj, NULL); prog;
-		     prog = bpf_object__next_program(s.skel->obj, prog))
-			bpf_program__set_log_level(prog, 4);
-	err = kfrec_bpf__load(s.skel);
-	if (btf_fd >= 0)
-		close(btf_fd);
+	cast_prog = bpf_object__find_program_by_name(s.skel->obj, "kf_sys_exit_cast");
+	cast = cast && cast_prog;
+	if (cast_prog)
+		bpf_program__set_autoload(cast_prog, cast);
+	bpf_program__set_autoload(s.skel->progs.kf_sys_exit, !cast);
+	/* -vv: bpf_load() asks for the verifier's statistics per program (time, instructions walked). */
+	err = bpf_load(&s, btf_fd >= 0 ? btf_path : NULL);
+	if (err && cast) {
+		debug("backend bpf: sys_exit with plain loads refused (%s): the one with helper reads instead",
+		      strerror(-err));
+		bpf_unload(&s);
+		kfrec_bpf__destroy(s.skel);
+		cast = false;
+		goto reopen;
+	}
+	debug("backend bpf: files read with %s", cast ? "plain loads (bpf_rdonly_cast)" : "helper reads");
 	if (err) {
 		error("bpf: loading the programs: %s%s", strerror(-err), kf_verbose ? "" : " (-v shows libbpf's log)");
 		goto out;
 	}
 	s.skel->bss->next_proc = opts->argv ? 2 : (uint32_t)opts->npids + 1;
-	debug("backend bpf: opened and loaded in %.1f ms", (double)(fp__now_ns() - t_load) / 1e6);
-	err = kfrec_bpf__attach(s.skel);
-	if (err) {
-		error("bpf: attaching the programs: %s", strerror(-err));
-		goto out;
-	}
+	debug("backend bpf: opened and loaded in %.1f ms (CPU %.1f ms)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load);
+	/* The ring first: the other CPU may still be verifying programs (bpf_load.c). */
 	s.rb = ring_buffer__new(bpf_map__fd(s.skel->maps.events), bpf_on_event, &s, NULL);
 	if (!s.rb) {
 		perror_msg("bpf: opening the event ring");
 		goto out;
 	}
+	err = bpf_attach(&s, &step);
+	if (btf_fd >= 0)
+		close(btf_fd); /* every load has relocated against it */
+	btf_fd = -1;
+	if (err) {
+		error("bpf: %s the programs: %s", step, strerror(-err));
+		goto out;
+	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
-	debug("backend bpf: loaded and attached in %.1f ms (%s)", (double)(fp__now_ns() - t_load) / 1e6,
-	      with_time ? "calls, errors, time" : "calls and errors, no time");
+	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time");
 	if (go_fd >= 0) {
 		err = bpf_release_command(&s, go_fd);
 		go_fd = -1;
@@ -431,10 +467,11 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	if (observe(&s))
 		goto out;
 	t_end = fp__now_ns();
+	c_end = self_cpu_ms();
 	/* Detach first: what is read below no longer moves. */
 	kfrec_bpf__detach(s.skel);
-	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms", (double)(t_end - t_run) / 1e6,
-	      (double)(fp__now_ns() - t_end) / 1e6);
+	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms (CPU %.1f ms)", (double)(t_end - t_run) / 1e6,
+	      (double)(fp__now_ns() - t_end) / 1e6, self_cpu_ms() - c_end);
 	ring_buffer__consume(s.rb);
 	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false) || bpf_read_reach(&s, false))
 		goto out;
@@ -453,9 +490,14 @@ out:
 	if (ret < 0 && s.root && !s.root_reaped && !opts->keep_running)
 		waitpid(s.root, NULL, contain_terminate(opts->contain) ? 0 : WNOHANG);
 	t_end = fp__now_ns();
+	c_end = self_cpu_ms();
 	ring_buffer__free(s.rb);
+	bpf_unload(&s); /* first: a load still running in a thread reads the skeleton's maps */
 	kfrec_bpf__destroy(s.skel);
-	debug("backend bpf: freed in %.1f ms", (double)(fp__now_ns() - t_end) / 1e6);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	debug("backend bpf: freed in %.1f ms (CPU %.1f ms)", (double)(fp__now_ns() - t_end) / 1e6,
+	      self_cpu_ms() - c_end);
 	if (kf_verbose && !getrusage(RUSAGE_SELF, &ru))
 		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
 	free(s.byproc);

@@ -12,6 +12,9 @@
 #include "footprint/footprint.h"
 #include "trace/trace.h"
 
+struct bpf_loader;
+struct bpf_object;
+struct bpf_program;
 struct kfrec_bpf;
 struct ring_buffer;
 
@@ -19,6 +22,8 @@ struct bpf_session {
 	const struct trace_opts *opts;
 	struct footprint *fp;
 	struct kfrec_bpf *skel;
+	struct bpf_object *part[2]; /* the objects that loaded the programs on two CPUs (bpf_load.c), or none */
+	struct bpf_loader *loader;  /* and the thread of the second */
 	struct ring_buffer *rb;
 	pid_t root; /* the started command, 0 when attaching */
 	bool root_reaped;
@@ -58,6 +63,23 @@ void bpf_set_proc(struct bpf_session *s, uint32_t proc, struct fp_proc *p);
  * long runs. Returns 0 or -1 after reporting.
  */
 int bpf_read_stats(struct bpf_session *s, bool ended_only);
+
+/* bpf_load.c */
+/*
+ * Loads the skeleton: its maps, and the programs whose autoload is on; on two CPUs with KF_BPF_SPLIT=1 when CO-RE
+ * relocates against btf_path (NULL: the full kernel BTF, parsed once: one object). 0 or a negative errno.
+ */
+int bpf_load(struct bpf_session *s, const char *btf_path);
+/*
+ * Attaches every loaded program (waiting for those the other CPU loads: bpf_load() may return before); the links
+ * are the skeleton's. 0 or a negative errno, and in *what the step that failed ("loading" or "attaching").
+ */
+int bpf_attach(struct bpf_session *s, const char **what);
+/* The loaded program of that name, whichever object loaded it; NULL when this mode did not load it. */
+struct bpf_program *bpf_prog(struct bpf_session *s, const char *name);
+/* Waits for a load still running, closes the objects that loaded parts of the programs (before kfrec_bpf__destroy()).
+ */
+void bpf_unload(struct bpf_session *s);
 
 /* bpf_reach.c */
 /* Before load: the kernel side's rows of what each call reaches, or none of that work at all (!on). */

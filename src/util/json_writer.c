@@ -323,3 +323,24 @@ void jsonw_unescape_in_place(char *s)
 	memcpy(s, u, strlen(u) + 1);
 	free(u);
 }
+
+static void strings(json_writer_t *w, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, v[i]);
+	jsonw_end_array(w);
+}
+
+void jsonw_strings_field(json_writer_t *w, const char *name, const char *const *v, size_t n)
+{
+	jsonw_name(w, name);
+	jsonw_start_array(w);
+	strings(w, v, n);
+}
+
+void jsonw_strings_field_inline(json_writer_t *w, const char *name, const char *const *v, size_t n)
+{
+	jsonw_name(w, name);
+	jsonw_start_array_inline(w);
+	strings(w, v, n);
+}

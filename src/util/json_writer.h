@@ -3,6 +3,7 @@
 #define KF_UTIL_JSON_WRITER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,6 +76,9 @@ void jsonw_u64_field(json_writer_t *w, const char *name, uint64_t v);
 void jsonw_int_field(json_writer_t *w, const char *name, int64_t v);
 void jsonw_fixed_field(json_writer_t *w, const char *name, double v, int decimals);
 void jsonw_ns_as_s_field(json_writer_t *w, const char *name, uint64_t ns);
+/* A member whose value is the array of n strings v (a NULL one writes null); _inline: on one line. */
+void jsonw_strings_field(json_writer_t *w, const char *name, const char *const *v, size_t n);
+void jsonw_strings_field_inline(json_writer_t *w, const char *name, const char *const *v, size_t n);
 
 /*
  * Reverses the byte-string rule above on a string as a JSON parser decoded it: "\\" gives one backslash and

@@ -7,10 +7,9 @@
 
 out=$("$KF" boot 2>&1)
 eq "not PID 1: exit 1 and one line" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot: not PID 1: the kernel runs it as init")"
-# as root in a pid namespace of its own: another test's recorder running meanwhile is not in its /proc
-ns=
-[ "$(id -u)" -ne 0 ] || ns="unshare -pfm --mount-proc"
-out=$($ns "$KF" boot --stop 2>&1)
+# --stop signals every recorder it sees: as root, in a pid namespace of its own, so that it neither finds nor ends
+# the recorder of another run of this test on the machine (that made their -d case end "interrupted")
+if [ "$(id -u)" -eq 0 ]; then out=$(unshare -pf --mount-proc "$KF" boot --stop 2>&1); else out=$("$KF" boot --stop 2>&1); fi
 eq "--stop without a recorder: exit 1, said" "1 1" "$? $(printf '%s\n' "$out" | grep -c "^kfootprint: boot --stop: no kfootprint boot recorder is running")"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -80,7 +79,8 @@ pid1 execs 1 exe $(readlink -f $busybox) argv $busybox init"
 	eq "until-file: the tree of rcS, exactly" "$want" "$got"
 	eq "until-file: rcS ran as init's child, init is PID 1" "1" "$(cut -d' ' -f2 "$T/file/rcs-pids")"
 	eq "until-file: the boot went on to its end" "ran" "$(cat "$T/file/ran" 2>/dev/null)"
-	eq "until-file: incomplete, ended by the condition" "False" "$(jget "$T/file/boot.json" 'd["complete"]')"
+	eq "until-file: incomplete, ended by the condition, which incomplete_why names" "False file $T/file/done appeared" \
+		"$(jget "$T/file/boot.json" '"%s %s" % (d["complete"], d.get("incomplete_why"))')"
 	check "the tree report renders it" sh -c "'$KF' report -F tree '$T/file/boot.json' | grep -q 'false.*exit 1'"
 else
 	not_ok "until-file: no footprint: $(cat "$T/file/out")"
@@ -135,6 +135,14 @@ boot stop "'$KF' boot --stop; while [ ! -e '$T/stop/boot.json' ]; do :; done" -o
 eq "--stop: the footprint written, with rcS's 7 processes and kfootprint boot --stop" "8 kfootprint" \
 	"$(jget "$T/stop/boot.json" 'str(len(d["processes"])) + " " + d["processes"][-1]["comm"]' 2>&1)"
 check "--stop: said" grep -q "recorder told to stop (1)" "$T/stop/out"
+
+# --until-target of a unit no systemd reaches (here no systemd listens; on a systemd host, its bus says the unit
+# is not found, never active): nothing hangs, -d ends the recording and says so
+boot target "while [ ! -e '$T/target/boot.json' ]; do :; done" \
+	-o "$T/target/boot.json" --until-target kf-nonesuch.target -d 5
+eq "--until-target never reached: -d ended it, rcS's 7 processes in the footprint, the boot went on" \
+	"False duration 7 ran" \
+	"$(jget "$T/target/boot.json" '"%s %s %d" % (d["complete"], d.get("incomplete_why"), len(d["processes"]))' 2>&1) $(cat "$T/target/ran" 2>/dev/null)"
 
 # A recorder that fails: the footprint cannot be written (a directory that cannot exist), then bpf refused
 # (rcS waits up to 30 s for the recorder to give up, so that the poweroff does not kill it first)

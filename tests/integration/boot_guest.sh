@@ -89,7 +89,7 @@ for p in d["processes"]:
     e = p.get("exit") or {}
     print(n[p["pid"]], n.get(p["ppid"], 0), p["pid"] if p["ppid"] == 0 else "", p["comm"], e.get("code", e.get("signal", "-")))
 p = d["processes"][0]
-print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["complete"])
+print("pid1", p["execs"], p["exe"], " ".join(p["argv"]), d["backend"], d["complete"], d.get("incomplete_why"))
 print("getcpu", p["syscalls"].get("getcpu", {}).get("calls", 0), sum(q["syscalls"].get("getcpu", {}).get("calls", 0) for q in d["processes"]))
 ' "$json" 2>&1)
 	# PID 1 itself, rcS, its 5 processes; nothing after the end condition (the read, ls, mount, poweroff)
@@ -100,7 +100,7 @@ print("getcpu", p["syscalls"].get("getcpu", {}).get("calls", 0), sum(q["syscalls
 5 2  sh 4
 6 5  true 0
 7 5  false 1
-pid1 2 $(readlink -f /bin/busybox) /bin/busybox init bpf False
+pid1 2 $(readlink -f /bin/busybox) /bin/busybox init bpf False file /tmp/kf-done appeared
 getcpu 1 1"
 	eq "A: the tree: PID 1 execs first_init, its first call (getcpu) recorded, then busybox init; rcS's 5 processes, parentage, exit codes, bpf, ended by the file" \
 		"$want" "$got"

@@ -112,15 +112,12 @@ if [ "$ms" -lt 1000 ]; then ok "all x86_64 from the built-in database in ${ms} m
 
 # --- a footprint with i386 rows (int 0x80 from a 64-bit process): --abi i386 maps them, the default says so ---
 "$KF" record -b ptrace -F json --report /dev/null -o "$T/base.json" -- true >/dev/null 2>&1
-python3 - "$T/base.json" "$T/mix.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+jedit "$T/base.json" "$T/mix.json" '
 d["syscalls"] += [
     {"name": "stat", "abi": "i386", "nr": 106, "calls": 2, "errors": 0, "errnos": {}, "time_s": 0.0},
     {"name": "socketcall", "abi": "i386", "nr": 102, "calls": 1, "errors": 0, "errnos": {}, "time_s": 0.0},
 ]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+'
 "$KF" map -F json "$T/mix.json" >"$T/mix64.json" 2>"$T/mix.err"
 eq "mixed ABIs: x86_64 by default" "x86_64" "$(jget "$T/mix64.json" "d['abi']")"
 eq "mixed ABIs: the other rows are named in a warning" "kfootprint: warning: '$T/mix.json': 2 syscalls of other ABIs are not mapped (see --abi)" "$(cat "$T/mix.err")"
@@ -136,11 +133,8 @@ eq "--no-running: status unknown, values null, no mismatch" "['unknown', 'unknow
 	"$(jget "$T/nr.json" "'%s %s %s' % ([r['running'] for r in d['syscalls']], [c['running'] for c in d['configs']], d['running']['mismatch'])")"
 
 # --- a footprint of i386 calls only (a 32-bit program): mapped as i386 without --abi ---
-python3 - "$T/mix.json" "$T/only32.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+jedit "$T/mix.json" "$T/only32.json" '
 d["syscalls"] = [s for s in d["syscalls"] if s["abi"] == "i386"]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+'
 "$KF" map -F json "$T/only32.json" >"$T/only32.map" 2>"$T/only32.err"
 eq "i386-only footprint: mapped as i386, silently" "i386 2" "$(jget "$T/only32.map" "'%s %d' % (d['abi'], len(d['syscalls']))")$(cat "$T/only32.err")"

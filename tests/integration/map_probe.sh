@@ -52,9 +52,7 @@ fi
 # An edited footprint: kexec_load failing only with ENOSYS (a probe), futex_waitv with some ENOSYS among other
 # results (not a probe), and a row from beyond the tree's table.
 "$KF" record -b ptrace -F json --report /dev/null -o "$T/base.json" -- true >/dev/null 2>&1
-python3 - "$T/base.json" "$T/edit.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+jedit "$T/base.json" "$T/edit.json" '
 d["syscalls"] += [
     {"name": "kexec_load", "abi": "x86_64", "nr": 246, "calls": 4, "errors": 4, "errnos": {"ENOSYS": 4},
      "time_s": 0.0, "class": "System"},
@@ -63,8 +61,7 @@ d["syscalls"] += [
     {"name": "frobnicate", "abi": "x86_64", "nr": 999, "calls": 1, "errors": 0, "errnos": {}, "time_s": 0.0,
      "class": "Not implemented"},
 ]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+'
 "$KF" map -F json "$T/edit.json" >"$T/edit.map" 2>"$T/edit.err"
 eq "edited footprint: exit 0" 0 $?
 eq "kexec_load all ENOSYS: probe" "True False 4" "$(row "$T/edit.map" kexec_load "'%s %s %s' % (r['probe'], r['required'], r['enosys'])")"

@@ -136,25 +136,13 @@ bad "a directory" "'$T/dir.json': Is a directory" "$A" "$T/dir.json"
 bad "a missing file" "'$T/nope.json': No such file or directory" "$A" "$T/nope.json"
 bad "no input" "no footprint to merge"
 bad "standard input twice" "standard input given twice" - -
-python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d['syscalls'][0]['per_source'][0]['calls'] += 1
-json.dump(d, open(sys.argv[2], 'w'))" "$T/all.json" "$T/sum.json"
+jedit "$T/all.json" "$T/sum.json" "d['syscalls'][0]['per_source'][0]['calls'] += 1"
 bad "shares that do not add up" "the sources' counts do not add up" "$T/sum.json"
-python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d['processes'][0]['source'] = 99
-json.dump(d, open(sys.argv[2], 'w'))" "$T/all.json" "$T/src.json"
+jedit "$T/all.json" "$T/src.json" "d['processes'][0]['source'] = 99"
 bad "a process of no source" "99 is not an index in sources[]" "$T/src.json"
-python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d['sources'][1]['digest'] = d['sources'][0]['digest']
-json.dump(d, open(sys.argv[2], 'w'))" "$T/all.json" "$T/dup.json"
+jedit "$T/all.json" "$T/dup.json" "d['sources'][1]['digest'] = d['sources'][0]['digest']"
 bad "a digest listed twice" "digest: listed twice" "$T/dup.json"
-python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d['sources'][0]['digest'] = 'abc'
-json.dump(d, open(sys.argv[2], 'w'))" "$T/all.json" "$T/dig.json"
+jedit "$T/all.json" "$T/dig.json" "d['sources'][0]['digest'] = 'abc'"
 bad "a malformed digest" "expected 64 lower-case hex digits" "$T/dig.json"
 cp "$T/ap.json" "$T/out-in.json"
 "$KFA" merge -o "$T/out-in.json" "$S" "$T/out-in.json" 2>"$T/err"

@@ -9,12 +9,12 @@ cd "$KF_TOP" || exit 1
 echo 'not a kernel' >"$T/notakernel"
 : >"$T/empty"
 printf 'init\n' >"$T/dummy.cpio"
-one_line() { # NAME PATTERN COMMAND...: exit 1 and one line matching PATTERN
+one_line() { # NAME PATTERN COMMAND...: exit $want_rc (default 1) and one line matching PATTERN
 	name=$1 pat=$2
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
-	if [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "$pat"; then
+	if [ "$rc" -eq "${want_rc:-1}" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "$pat"; then
 		ok "$name"
 	else
 		not_ok "$name: exit $rc: $out"
@@ -27,6 +27,32 @@ one_line "empty kernel" "^kfootprint: qemu: --kernel '$T/empty': not a regular f
 one_line "no initrd" "^kfootprint: no initramfs: give --initrd" "$KF" qemu --kernel "$T/notakernel"
 one_line "unknown method" "^kfootprint: unknown --method 'x': expected one of tracepoint, gdb" \
 	"$KF" qemu --kernel "$T/notakernel" --initrd "$T/dummy.cpio" --method x
+# The wrong architecture: a usage error (exit 2), known from the kernel's header before anything runs. The headers
+# are the real formats' (the x86 boot protocol's "HdrS" at 0x202, arm64's "ARM\x64" at 0x38, ELF's e_machine).
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+bz = bytearray(4096); bz[0x1fe:0x200] = b"\x55\xaa"; bz[0x202:0x206] = b"HdrS"
+open(t + "/bzImage", "wb").write(bz)
+img = bytearray(4096); img[0x38:0x3c] = b"ARM\x64"
+open(t + "/Image", "wb").write(img)
+elf = bytearray(4096); elf[0:5] = b"\x7fELF\x02"; elf[18:20] = (62).to_bytes(2, "little")
+open(t + "/vmlinux", "wb").write(elf)
+PY
+gzip -c "$T/Image" >"$T/Image.gz"
+want_rc=2 one_line "unknown --arch: exit 2" "^kfootprint: unknown --arch 'mips': expected one of x86_64, aarch64\$" \
+	"$KF" qemu --kernel "$T/bzImage" --initrd "$T/dummy.cpio" --arch mips
+want_rc=2 one_line "a bzImage with --arch aarch64: exit 2" \
+	"^kfootprint: qemu: --kernel '$T/bzImage': an x86_64 kernel (a bzImage), not an aarch64 one: give --arch x86_64\$" \
+	"$KF" qemu --kernel "$T/bzImage" --initrd "$T/dummy.cpio" --arch aarch64
+want_rc=2 one_line "an x86_64 vmlinux with --arch aarch64: exit 2" \
+	"^kfootprint: qemu: --kernel '$T/vmlinux': an x86_64 kernel (an ELF vmlinux), not an aarch64 one: give --arch x86_64\$" \
+	"$KF" qemu --kernel "$T/vmlinux" --initrd "$T/dummy.cpio" --arch aarch64 --method gdb
+want_rc=2 one_line "an arm64 Image.gz without --arch: exit 2" \
+	"^kfootprint: qemu: --kernel '$T/Image.gz': an aarch64 kernel (an arm64 Image), not an x86_64 one: give --arch aarch64\$" \
+	"$KF" qemu --kernel "$T/Image.gz" --initrd "$T/dummy.cpio"
+one_line "aarch64, QEMU absent" "^kfootprint: qemu: qemu-system-aarch64 not found in PATH: install it (Debian: qemu-system-arm)" \
+	env PATH=/nonexistent "$KF" qemu --kernel "$T/Image" --initrd "$T/dummy.cpio" --arch aarch64
 one_line "QEMU absent" "^kfootprint: qemu: qemu-system-x86_64 not found in PATH: install it (Debian: qemu-system-x86)" \
 	env PATH=/nonexistent "$KF" qemu --kernel "$T/notakernel" --initrd "$T/dummy.cpio"
 
@@ -86,6 +112,8 @@ if [ ! -s "$ks" ]; then
 	tests/guest/run --append nokaslr -- cat /proc/kallsyms >"$T/kallsyms" 2>"$T/kallsyms.err" &&
 		grep -q ' T do_syscall_64$' "$T/kallsyms" && cp "$T/kallsyms" "$ks.$$" && mv "$ks.$$" "$ks"
 fi
+want_rc=2 one_line "Debian's amd64 kernel with --arch aarch64: exit 2" "an x86_64 kernel (an ELF vmlinux), not an aarch64 one" \
+	"$KF" qemu --kernel "$kernel" --initrd "$T/dummy.cpio" --arch aarch64
 [ -s "$ks" ] || not_ok "a kallsyms dump of the guest kernel: $(tail -n1 "$T/kallsyms.err" 2>/dev/null)"
 
 for method in tracepoint gdb; do
