@@ -2,7 +2,8 @@
 # `make bench-boot` (part): calls per second of kfootprint qemu --method gdb against plain gdb driving the same
 # breakpoints on the same guest (gdb -batch with a command file: kernel_init, then the syscall entry printing the
 # number, the first argument and the current task's pid, as the seed's logging breakpoint does), on x86_64
-# (do_syscall_64, gdb) and on aarch64 (do_el0_svc, gdb-multiarch; skipped without qemu-system-aarch64).
+# (do_syscall_64, gdb) and on aarch64 (do_el0_svc, gdb-multiarch; skipped without qemu-system-aarch64). gdb runs
+# twice: with the entry and return breakpoints kfootprint uses (it records each call's result), and entry only.
 #   sh bench/qemu_gdb.sh [BUILD-DIR]
 # The guest's /init (tests/guest/seq_init.c) makes 9 calls, or 9 + N with -DLOOP=N: per-call cost =
 # (wall(N) - wall(0)) / N, which takes the boot out. Debian's 6.1 kernels from the guest harness's cache, with the
@@ -63,9 +64,11 @@ PY
 		pidoff=$(pid_offset "$t/btf")
 		# the seed's logging breakpoint: x8 and x0 of the saved user registers, current in SP_EL0
 		show='*(unsigned long *)($x0 + 64), *(unsigned long *)$x0, *(int *)($SP_EL0 + '$pidoff')'
+		regs='$x0' ret_site='$x30' ret_off=0
 	else
 		pidoff=$(pid_offset "$kernel")
 		show='$rsi, *(unsigned long *)($rdi + 112), *(int *)(*(unsigned long *)($gs_base + '$cur') + '$pidoff')'
+		regs='$rdi' ret_site='*(unsigned long *)$rsp' ret_off=80
 	fi
 	run_kf() { # LOOP: wall seconds
 		s=$(now)
@@ -73,9 +76,13 @@ PY
 			--report /dev/null 2>"$t/kf.err" || echo "bench: kfootprint failed ($arch, LOOP=$1): $(tail -n1 "$t/kf.err")" >&2
 		since "$s"
 	}
-	run_gdb() { # LOOP: wall seconds
+	# run_gdb LOOP entry|both: wall seconds. both: also a breakpoint at the entry's return site (constant: the
+	# instruction after the call in the arch's entry code), printing the result from the pt_regs the entry saw —
+	# the stops kfootprint makes, since it records each call's return value too.
+	run_gdb() {
 		rm -f "$t/sock"
-		cat >"$t/cmds" <<EOC
+		{
+			cat <<EOC
 set pagination off
 set confirm off
 set architecture $([ "$arch" = aarch64 ] && echo aarch64 || echo i386:x86-64)
@@ -84,6 +91,28 @@ break *$ki
 continue
 delete
 break *$entry
+EOC
+			if [ "$2" = both ]; then
+				cat <<EOC
+continue
+set \$regs = $regs
+printf "syscall=%lu arg0=%#lx pid=%d\\n", $show
+break *$ret_site
+commands
+silent
+printf "ret=%ld\\n", *(long *)(\$regs + $ret_off)
+continue
+end
+commands 2
+silent
+set \$regs = $regs
+printf "syscall=%lu arg0=%#lx pid=%d\\n", $show
+continue
+end
+continue
+EOC
+			else
+				cat <<EOC
 commands
 silent
 printf "syscall=%lu arg0=%#lx pid=%d\\n", $show
@@ -91,6 +120,8 @@ continue
 end
 continue
 EOC
+			fi
+		} >"$t/cmds"
 		s=$(now)
 		# shellcheck disable=SC2086
 		$qemu $qargs -nodefaults -no-user-config -display none -no-reboot -smp 1 -m 512 -serial null \
@@ -102,13 +133,18 @@ EOC
 		wait $q
 		since "$s"
 	}
-	k0=$(run_kf 0) kn=$(run_kf "$n") g0=$(run_gdb 0) gn=$(run_gdb "$n")
+	k0=$(run_kf 0) kn=$(run_kf "$n") g0=$(run_gdb 0 entry) gn=$(run_gdb "$n" entry)
 	seen=$(grep -c '^syscall=' "$t/gdb.out")
+	b0=$(run_gdb 0 both) bn=$(run_gdb "$n" both)
+	rets=$(grep -c '^ret=' "$t/gdb.out")
 	echo "gdb-stub method on $arch, $n extra getpid calls on Debian's 6.1 under TCG (wall s: boot with 9 calls / with 9+$n; load $(cut -d' ' -f1 /proc/loadavg))"
 	printf '%-28s %8s %8s %14s\n' tool "wall(0)" "wall($n)" "calls/s"
 	awk -v n="$n" -v a="$k0" -v b="$kn" 'BEGIN { printf "%-28s %8.2f %8.2f %14.0f\n", "kfootprint qemu --method gdb", a, b, n / (b - a) }'
-	awk -v n="$n" -v a="$g0" -v b="$gn" -v g="$gdb" 'BEGIN { printf "%-28s %8.2f %8.2f %14.0f\n", g " -batch (same bps)", a, b, n / (b - a) }'
-	echo "($gdb printed $seen calls of the $((n + 9)) expected; kfootprint also stops at each call's return)"
+	awk -v n="$n" -v a="$b0" -v b="$bn" -v g="$gdb" 'BEGIN { printf "%-28s %8.2f %8.2f %14.0f\n", g " entry+return", a, b, n / (b - a) }'
+	awk -v n="$n" -v a="$g0" -v b="$gn" -v g="$gdb" 'BEGIN { printf "%-28s %8.2f %8.2f %14.0f\n", g " entry only", a, b, n / (b - a) }'
+	echo "(kfootprint and '$gdb entry+return' stop at each call's entry and return, as kfootprint records results: the same"
+	echo " breakpoints; '$gdb entry only' is the seed's logging breakpoint. $gdb printed $seen entries of the $((n + 9))"
+	echo " calls with entry only, $rets results with entry+return)"
 }
-bench x86_64
-bench aarch64
+[ "${KF_BENCH_ARCH:-all}" = aarch64 ] || bench x86_64
+[ "${KF_BENCH_ARCH:-all}" = x86_64 ] || bench aarch64
