@@ -13,12 +13,17 @@
 # (2^N ns each) and skips idle time: on a loaded host the times of a boot no longer move (with the initramfs root
 # they repeat to the 10 ms /proc/uptime shows), where TCG's wall clock varied by seconds at load 7 to 12.
 # Each boot's times go to stderr; KF_BENCH_VERBOSE=1 adds kfootprint boot -v's log there (each step of the
-# hand-off on the same clock). Not a test: it prints figures.
+# hand-off on the same clock). KF_BENCH_MIN=BUILD-DIR: a third boot each round, with that build's kfootprint (make
+# btf-build BTF_KERNELS=the guest's vmlinux: CO-RE against 6.1's minimal BTF, not its full one). Not a test: it
+# prints figures.
 #   sh bench/boot_disk.sh [BUILD-DIR]
 set -u
 build=${1:-build}
 reps=${KF_BENCH_REPS:-5}
 kf=$(pwd -P)/$build/kfootprint
+kfmin=${KF_BENCH_MIN:+$(pwd -P)/$KF_BENCH_MIN/kfootprint}
+modes="plain kf"
+[ -z "$kfmin" ] || [ ! -x "$kfmin" ] || modes="plain kf kfmin"
 # KF_BENCH_ROOT=initramfs: the same files in the initramfs, the root itself (no disk, no I/O at all)
 root=${KF_BENCH_ROOT:-disk}
 say() { echo "bench: $*" >&2; }
@@ -44,6 +49,7 @@ trap 'rm -rf "$t"' EXIT
 d=$t/root
 mkdir -p "$d/bin" "$d/usr/bin" "$d/etc" "$d/proc" "$d/sys" "$d/dev" "$d/tmp" "$d/var/log" || exit 1
 cp /bin/busybox "$d/bin/busybox" && ln -s busybox "$d/bin/sh" && cp "$kf" "$d/usr/bin/kfootprint" || exit 1
+[ "$modes" = "plain kf" ] || cp "$kfmin" "$d/usr/bin/kfootprint-min" || exit 1
 for l in $(ldd "$kf" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
 	mkdir -p "$d$(dirname "$l")" && cp -L "$l" "$d$l" || exit 1
 done
@@ -114,7 +120,11 @@ fi
 one() {
 	case $1 in
 	plain) init=/bin/busybox,init rec= ;;
-	kf) init=/usr/bin/kfootprint,boot${KF_BENCH_VERBOSE:+,-v},-o,/tmp/boot.json,--until-file,/tmp/kf-done,--init,/bin/busybox,--,init rec=kf.rec ;;
+	kf | kfmin)
+		bin=/usr/bin/kfootprint
+		[ "$1" = kf ] || bin=/usr/bin/kfootprint-min
+		init=$bin,boot${KF_BENCH_VERBOSE:+,-v},-o,/tmp/boot.json,--until-file,/tmp/kf-done,--init,/bin/busybox,--,init
+		rec=kf.rec ;;
 	esac
 	: >"$t/serial"
 	timeout -k 5 300 qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot -accel tcg -cpu max \
@@ -126,7 +136,7 @@ one() {
 	p=$(sed -n 's/.*KF-BENCH-PID1: \([0-9.]*\).*/\1/p' "$t/serial")
 	c=$(sed -n 's/.*KF-BENCH-RCS: \([0-9.]*\).*/\1/p' "$t/serial")
 	j=$(sed -n 's/.*KF-BENCH-JSON: \([0-9]*\).*/\1/p' "$t/serial")
-	if [ -z "$p" ] || [ -z "$c" ] || { [ "$1" = kf ] && [ "${j:-0}" -lt 100 ]; }; then
+	if [ -z "$p" ] || [ -z "$c" ] || { [ "$1" != plain ] && [ "${j:-0}" -lt 100 ]; }; then
 		say "a $1 boot did not reach rcS${rec:+ with a footprint}: $(grep -v '^\s*$' "$t/serial" | tail -n2 | tr '\n' ' ')"
 		return 1
 	fi
@@ -134,26 +144,39 @@ one() {
 	[ -z "${KF_BENCH_VERBOSE:-}" ] || grep -a '^kfootprint: ' "$t/serial" | grep -v libbpf >&2
 	echo "$p $c"
 }
-: >"$t/plain" && : >"$t/kf"
-# a pair counts when both of its boots reached rcS (the host's load drifts: pairs are compared side by side)
+: >"$t/plain" && : >"$t/kf" && : >"$t/kfmin"
+# a round counts when all of its boots reached rcS (the host's load drifts: rounds are compared side by side)
 for i in $(seq "$reps"); do
-	pp=$(one plain) && pk=$(one kf) && echo "$pp" >>"$t/plain" && echo "$pk" >>"$t/kf" &&
-		echo "$pp $pk" >>"$t/pairs"
+	row=
+	for m in $modes; do
+		b=$(one $m) || { row=; break; }
+		row="$row $b"
+	done
+	[ -z "$row" ] || { echo "$row" >>"$t/pairs"; set -- $row; echo "$1 $2" >>"$t/plain"; echo "$3 $4" >>"$t/kf"
+		[ $# -lt 6 ] || echo "$5 $6" >>"$t/kfmin"; }
 	[ -s "$t/plain" ] || exit 0
 done
-for m in plain kf; do
+for m in $modes; do
 	awk '{ print $2 }' "$t/$m" >"$t/$m.rcs"
 	awk '{ printf "%.3f\n", $2 - $1 }' "$t/$m" >"$t/$m.init"
 done
-p=$(median "$t/plain.rcs") k=$(median "$t/kf.rcs") pc=$(median "$t/plain.init") kc=$(median "$t/kf.init")
+p=$(median "$t/plain.rcs") pc=$(median "$t/plain.init")
 where="a local ext4 disk (virtio-blk), cold page cache"
 [ "$root" = disk ] || where="the initramfs (no disk)"
 echo "kernel start to rcS, root on $where (6.1, TCG${KF_BENCH_ICOUNT:+, -icount shift=$KF_BENCH_ICOUNT}), median of $reps boots each"
-printf '%-34s %8s %16s\n' "" "seconds" "PID 1 to rcS"
-printf '%-34s %8.3f %16.3f\n' "busybox init" "$p" "$pc"
-printf '%-34s %8.3f %16.3f   (%.2fx, +%.3f s)\n' "kfootprint boot, then busybox init" "$k" "$kc" \
-	"$(awk -v a="$p" -v b="$k" 'BEGIN { print b / a }')" "$(awk -v a="$pc" -v b="$kc" 'BEGIN { print b - a }')"
-awk '{ print $4 / $2 }' "$t/pairs" >"$t/ratio"
-awk '{ printf "%.3f\n", ($4 - $3) - ($2 - $1) }' "$t/pairs" >"$t/added"
-printf 'pair by pair, median of %d pairs: kernel start to rcS %.2fx, PID 1 to rcS +%.3f s\n' "$(wc -l <"$t/pairs")" \
-	"$(median "$t/ratio")" "$(median "$t/added")"
+printf '%-44s %8s %16s\n' "" "seconds" "PID 1 to rcS"
+printf '%-44s %8.3f %16.3f\n' "busybox init" "$p" "$pc"
+col=3
+for m in $modes; do
+	[ $m != plain ] || continue
+	k=$(median "$t/$m.rcs") kc=$(median "$t/$m.init")
+	what="kfootprint boot (full BTF), then busybox init"
+	[ $m = kf ] || what="the same, minimal BTF (BTF_KERNELS)"
+	printf '%-44s %8.3f %16.3f   (%.2fx, +%.3f s)\n' "$what" "$k" "$kc" \
+		"$(awk -v a="$p" -v b="$k" 'BEGIN { print b / a }')" "$(awk -v a="$pc" -v b="$kc" 'BEGIN { print b - a }')"
+	awk -v c=$col '{ print $(c + 1) / $2 }' "$t/pairs" >"$t/ratio"
+	awk -v c=$col '{ printf "%.3f\n", ($(c + 1) - $c) - ($2 - $1) }' "$t/pairs" >"$t/added"
+	printf '  round by round, median of %d: kernel start to rcS %.2fx, PID 1 to rcS +%.3f s\n' "$(wc -l <"$t/pairs")" \
+		"$(median "$t/ratio")" "$(median "$t/added")"
+	col=$((col + 2))
+done

@@ -328,36 +328,55 @@ static void account_losses(struct bpf_session *s)
 	fp__lost(s->fp, lost);
 }
 
-/*
- * CO-RE needs the running kernel's BTF. Parsing all of /sys/kernel/btf/vmlinux costs ~120 ms here, more than
- * many workloads run; when this is the kernel kfootprint was built on (same build-id notes), the minimal
- * BTF cut from it at build time is exactly what that parse would find. Returns a memfd, or -1: full BTF.
- */
-static int min_btf_fd(void)
+/* A minimal BTF into a memfd for libbpf's btf_custom_path, or -1. */
+static int btf_memfd(const unsigned char *btf, size_t len)
 {
-	unsigned char notes[sizeof(kfrec_btf_notes)] = {0};
+	int fd = memfd_create("kfrec.btf", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, btf, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * CO-RE needs the running kernel's BTF. Parsing all of /sys/kernel/btf/vmlinux costs ~120 ms here (0.5 s in a
+ * TCG guest's boot), more than many workloads run; when this is a kernel the build cut a minimal BTF for (same
+ * build-id notes: the build kernel's, or one of BTF_KERNELS), that BTF is exactly what the parse would find.
+ * Returns a memfd, or -1: full BTF. *build_kernel: the build kernel's, whose kfunc ids kf_sys_exit_cast holds.
+ */
+static int min_btf_fd(bool *build_kernel)
+{
+	unsigned char notes[4096];
 	ssize_t n = -1;
 	int fd;
 
-	if (sizeof(kfrec_min_btf) <= 1 || sizeof(kfrec_btf_notes) <= 1)
-		return -1;
+	*build_kernel = false;
 	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, notes, sizeof(notes));
 		close(fd);
 	}
-	if (n != (ssize_t)sizeof(notes) - 1 || memcmp(notes, kfrec_btf_notes, (size_t)n)) {
-		debug("backend bpf: not the build kernel: CO-RE against the full kernel BTF");
-		return -1;
+	if (n > 0 && n < (ssize_t)sizeof(notes) && sizeof(kfrec_min_btf) > 1 &&
+	    n == (ssize_t)sizeof(kfrec_btf_notes) - 1 && !memcmp(notes, kfrec_btf_notes, (size_t)n)) {
+		debug("backend bpf: the build kernel: CO-RE against its minimal BTF (%zu bytes)",
+		      sizeof(kfrec_min_btf) - 1);
+		*build_kernel = true;
+		return btf_memfd(kfrec_min_btf, sizeof(kfrec_min_btf) - 1);
 	}
-	fd = memfd_create("kfrec.btf", MFD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (write(fd, kfrec_min_btf, sizeof(kfrec_min_btf) - 1) != (ssize_t)sizeof(kfrec_min_btf) - 1) {
-		close(fd);
-		return -1;
+	for (size_t i = 0; n > 0 && n < (ssize_t)sizeof(notes) && kfrec_btf_kernels[i].name; i++) {
+		if (n != (ssize_t)kfrec_btf_kernels[i].notes_len ||
+		    memcmp(notes, kfrec_btf_kernels[i].notes, (size_t)n) || !kfrec_btf_kernels[i].btf_len)
+			continue;
+		debug("backend bpf: a BTF_KERNELS kernel (%s): CO-RE against its minimal BTF (%u bytes)",
+		      kfrec_btf_kernels[i].name, kfrec_btf_kernels[i].btf_len);
+		return btf_memfd(kfrec_btf_kernels[i].btf, kfrec_btf_kernels[i].btf_len);
 	}
-	return fd;
+	debug("backend bpf: not the build kernel: CO-RE against the full kernel BTF");
+	return -1;
 }
 
 /* CPU time of this process (its threads too), in ms: -v's account of start-up and teardown. */
@@ -387,20 +406,20 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	char btf_path[64];
 	const char *step;
 	int btf_fd = -1;
-	bool cast;
+	bool cast, build_kernel;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
 	/* The command first, held: its fork and set-up overlap the loading, and the fork copies less. */
 	if (opts->argv && bpf_start_command(&s, &go_fd))
 		return -1;
-	btf_fd = min_btf_fd();
+	btf_fd = min_btf_fd(&build_kernel);
 	if (btf_fd >= 0) {
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
 		oo.btf_custom_path = btf_path;
 	}
 	/* sys_exit reading files with plain loads: its kfunc's id is the build kernel's (src/bpf/kffile.bpf.h) */
-	cast = btf_fd >= 0 && opts->reach;
+	cast = btf_fd >= 0 && build_kernel && opts->reach;
 reopen:
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {

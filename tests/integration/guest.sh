@@ -44,6 +44,17 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
+# A second binary with the guest kernel's minimal BTF (make btf-build BTF_KERNELS=its vmlinux: the loader and the
+# link only, seconds), which tests/guest/t/bpf61.sh runs against the default one in the same boot.
+vmlinux=$(ls "${KF_GUEST_CACHE:-/var/cache/kfootprint/guest}"/kernel-6.1.*/vmlinux 2>/dev/null | sort -V | tail -n1)
+rm -rf "$KF_BUILD/btf61"
+if [ -z "$vmlinux" ]; then
+	skip "make btf-build BTF_KERNELS=the guest's vmlinux" "no cached 6.1 vmlinux (tests/guest/run keeps one)"
+else
+	check "make btf-build BTF_KERNELS=$vmlinux: a binary with 6.1's minimal BTF" \
+		make --no-print-directory -s BUILD="$KF_BUILD" BTF_BUILD="$KF_BUILD/btf61" BTF_KERNELS="$vmlinux" btf-build
+fi
+
 # The boot: the suite's TAP lines on stdout, then the harness's checks.
 mkdir -p "$KF_BUILD/guest"
 rm -f "$KF_BUILD/guest/suite.rc"

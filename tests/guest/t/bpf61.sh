@@ -10,13 +10,29 @@ bpf_or_skip "bpf on $(uname -r)" || exit 0
 "$KF" record -b bpf -v --report /dev/null -- true 2>"$T/v.err"
 check "CO-RE against this kernel's own BTF (not the build kernel's)" grep -q 'not the build kernel: CO-RE against the full kernel BTF' "$T/v.err"
 
-# both NAME COMMAND...: ptrace, then bpf and bpf --no-time, saved as case N; compared all at once below (a python3
-# start costs seconds under TCG: one for every case, not one a comparison)
+# The binary built with this kernel's vmlinux in BTF_KERNELS (tests/integration/guest.sh: make btf-build): it
+# relocates against the minimal BTF cut from it, with sys_exit's helper reads (kf_sys_exit_cast's kfunc ids are
+# the build kernel's), and its footprints equal the full BTF's (the min_both cases below).
+KF61=$KF_TOP/$KF_BUILD/btf61/kfootprint
+if [ -x "$KF61" ]; then
+	"$KF61" record -b bpf -v --report /dev/null -- true 2>"$T/m.err"
+	check "BTF_KERNELS: -v says 6.1's minimal BTF was used" \
+		grep -q 'a BTF_KERNELS kernel (.*vmlinux): CO-RE against its minimal BTF ([0-9]* bytes)' "$T/m.err"
+	check "BTF_KERNELS: sys_exit with helper reads (not the build kernel)" \
+		grep -q 'files read with helper reads' "$T/m.err"
+else
+	skip "BTF_KERNELS on $(uname -r)" "no $KF_BUILD/btf61/kfootprint (tests/integration/guest.sh builds it)"
+fi
+
+# both NAME COMMAND...: ptrace, then bpf and bpf --no-time, saved as case N (min_both: also bpf with the minimal BTF
+# of this kernel); compared all at once below (a python3 start costs seconds under TCG: one for every case, not one
+# a comparison)
 n=0
+MIN=
 both() {
 	name=$1; shift
 	n=$((n + 1))
-	echo "$n|$name|$IGNORE" >>"$T/cases"
+	echo "$n|$name|$IGNORE|$MIN" >>"$T/cases"
 	rm -rf "$T/scratch"
 	"$KF" record -b ptrace -F json --report /dev/null -o "$T/$n.p.json" -- "$@" >/dev/null 2>>"$T/$n.err"
 	for mode in time no-time; do
@@ -24,11 +40,20 @@ both() {
 		flag=; [ "$mode" = no-time ] && flag=--no-time
 		"$KF" record -b bpf $flag -F json --report /dev/null -o "$T/$n.$mode.json" -- "$@" >/dev/null 2>>"$T/$n.err"
 	done
+	if [ -n "$MIN" ]; then
+		rm -rf "$T/scratch"
+		"$KF61" record -b bpf -F json --report /dev/null -o "$T/$n.min.json" -- "$@" >/dev/null 2>>"$T/$n.err"
+	fi
+}
+min_both() {
+	[ -x "$KF61" ] && MIN=1
+	both "$@"
+	MIN=
 }
 
 IGNORE=futex
 if [ -x "$WL/wl_errors" ]; then
-	both wl_errors "$WL/wl_errors" "$T/scratch"
+	min_both wl_errors "$WL/wl_errors" "$T/scratch"
 	both wl_enosys "$WL/wl_enosys"
 	both wl_signals "$WL/wl_signals"
 	both wl_threads "$WL/wl_threads"
@@ -37,9 +62,9 @@ if [ -x "$WL/wl_errors" ]; then
 else
 	skip workloads "workloads not built: run make workloads"
 fi
-both ls ls -la /usr
+min_both ls ls -la /usr
 IGNORE="futex rt_sigreturn"
-both "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname | tr a-z A-Z'
+min_both "sh pipeline" sh -c 'ls /usr | sort | wc -l; cat /etc/hostname | tr a-z A-Z'
 
 # Counts that follow from the workloads' sources, bpf alone (wl_threads: its case above, with times).
 [ -x "$WL/wl_exec_thread" ] &&
@@ -58,7 +83,7 @@ sys.path.insert(0, sys.argv[2])
 import fp_compare
 T, rel = sys.argv[1], sys.argv[3]
 for line in open(os.path.join(T, "cases")):
-    n, name, ignore = line.rstrip("\n").split("|")
+    n, name, ignore, mn = line.rstrip("\n").split("|")
     for mode in ("time", "no-time"):
         files = [os.path.join(T, "%s.%s.json" % (n, m)) for m in ("p", mode)]
         if not all(os.path.exists(f) and os.path.getsize(f) for f in files):
@@ -76,6 +101,19 @@ for line in open(os.path.join(T, "cases")):
             print("not ok %s (%s) on %s" % (name, mode, rel))
             for d in diff[:20]:
                 print("#   " + d)
+    # the minimal BTF's footprint against the full BTF's (same bpf mode)
+    mins = [os.path.join(T, "%s.%s.json" % (n, m)) for m in ("time", "min")]
+    if mn and not all(os.path.exists(f) and os.path.getsize(f) for f in mins):
+        print("not ok %s: no footprint with 6.1's minimal BTF (BTF_KERNELS)" % name)
+    elif mn:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            fp_compare.main(["fp_compare"] + mins + ["--ignore", ignore])
+        diff = out.getvalue().splitlines()
+        print("%sok %s: the same footprint with 6.1's minimal BTF (BTF_KERNELS) as with the full one"
+              % ("not " if diff else "", name))
+        for d in diff[:20]:
+            print("#   " + d)
 def facts(f, expr):
     try:
         d = json.load(open(os.path.join(T, f)))
