@@ -59,8 +59,9 @@ struct kf_task {
  * succeeded, by number (calls of other ABIs, numbers past the array and failures go to the process record, as in
  * the time mode). A call then costs the storage lookup and one add. The counts are folded into the process
  * record when the task ends (sched_process_exit), or read by user space at the end of the recording for tasks
- * still alive (src/trace/bpf_task.c, bpf_take_live()). 480 counters keep the value within the 4 KB the kernel's
- * allocator for task storage serves (the kernel's x86_64 numbers end at 469 in 6.18).
+ * still alive (src/trace/bpf_task.c, bpf_take_live()). The kernel's x86_64 numbers end at 469 in 6.18;
+ * 480 counters keep the value (3 864 bytes) and the kernel's header of a storage element within a page, which
+ * each task created allocates and zeroes.
  */
 #define KF_TASK_NR 480
 struct kf_task_rec {
