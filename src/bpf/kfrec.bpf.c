@@ -602,23 +602,27 @@ static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 				return 0;
 		}
 		t->state = KF_TASK_ACTIVE;
-		/*
-		 * A call that succeeded, in the task's own counts: no process record to find, no atomic add (only
-		 * the task itself writes them while it lives). An open still sends its path.
-		 */
-		if (per_task && abi == KF_BPF_ABI_X86_64 && (__u32)nr < KF_TASK_NR && !(ret < 0 && ret >= -MAX_ERRNO)) {
-			__u32 i = (__u32)nr;
+	}
+	/*
+	 * A call that succeeded, in the task's own counts: no process record to find, no atomic add (only the task
+	 * itself writes them while it lives). An open still sends its path.
+	 */
+	if (per_task && abi == KF_BPF_ABI_X86_64 && (__u32)nr < KF_TASK_NR && !(ret < 0 && ret >= -MAX_ERRNO)) {
+		struct kf_task_rec *tr = (struct kf_task_rec *)t;
+		__u32 i = (__u32)nr;
 
-			if (i < KF_TASK_NR) /* said again on the register that indexes: the verifier's bound */
-				((struct kf_task_rec *)t)->calls[i]++;
-			tick();
-			i = open_of(abi, nr);
-			if (i)
-				report_open((__u64)regs, t->proc, abi, i - 1, ret);
-			if (with_reach)
-				reach_exit(t, abi, nr, 0, ret, (__u64)regs, cast);
-			return 0;
+		if (i < KF_TASK_NR) { /* said again on the register that indexes: the verifier's bound */
+			tr->calls[i]++;
+			if (with_time)
+				tr->ns[i] += ns;
 		}
+		tick();
+		i = open_of(abi, nr);
+		if (i)
+			report_open((__u64)regs, t->proc, abi, i - 1, ret);
+		if (with_reach)
+			reach_exit(t, abi, nr, 0, ret, (__u64)regs, cast);
+		return 0;
 	}
 	err = count_exit((__u64)regs, t->proc, CALL(abi, nr), ret, ns);
 	if (with_reach)
@@ -783,17 +787,20 @@ struct fold_walk {
 static long fold_one(__u32 i, void *ctx)
 {
 	struct fold_walk *w = ctx;
-	__u64 *c, n;
+	__u64 *c, *d, n, ns;
 
 	barrier_var(i);
 	if (i >= KF_TASK_NR)
 		return 1;
 	c = &w->tr->calls[i];
+	d = &w->tr->ns[i];
 	n = *c;
+	ns = *d;
 	if (!n)
 		return 0;
 	*c = 0;
-	account(w->proc, CALL(KF_BPF_ABI_X86_64, i), 0, n, 0);
+	*d = 0;
+	account(w->proc, CALL(KF_BPF_ABI_X86_64, i), 0, n, ns);
 	return 0;
 }
 

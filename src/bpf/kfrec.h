@@ -55,18 +55,18 @@ struct kf_task {
 };
 
 /*
- * The task storage value: the state above, and with --no-time the task's own counts of its x86_64 calls that
- * succeeded, by number (calls of other ABIs, numbers past the array and failures go to the process record, as in
- * the time mode). A call then costs the storage lookup and one add. The counts are folded into the process
- * record when the task ends (sched_process_exit), or read by user space at the end of the recording for tasks
- * still alive (src/trace/bpf_task.c, bpf_take_live()). The kernel's x86_64 numbers end at 469 in 6.18;
- * 480 counters keep the value (3 864 bytes) and the kernel's header of a storage element within a page, which
- * each task created allocates and zeroes.
+ * The task storage value: the state above, and the task's own counts of its x86_64 calls that succeeded, by
+ * number, with the time in them (calls of other ABIs, numbers past the arrays and failures go to the process
+ * record). A call then costs the storage lookup the filter makes anyway and plain adds. The counts are folded
+ * into the process record when the task ends (sched_process_exit), or read by user space at the end of the
+ * recording for tasks still alive (src/trace/bpf_task.c, bpf_take_live()). The kernel's x86_64 numbers end at
+ * 469 in 6.18; 480 of them make the value 7 704 bytes, which each task created allocates and zeroes.
  */
 #define KF_TASK_NR 480
 struct kf_task_rec {
 	struct kf_task t;
 	__u64 calls[KF_TASK_NR];
+	__u64 ns[KF_TASK_NR]; /* the time in them, in the time mode */
 };
 
 /*

@@ -406,7 +406,7 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	cast = btf_fd >= 0 && opts->reach;
 	/* The hand-over of live tasks' counts at the end reads /proc and opens pidfds as kfootprint numbers tasks. */
 	s.proc_is_ns = proc_is_own_ns();
-	s.per_task = !with_time && s.proc_is_ns && bpf_per_task_usable();
+	s.per_task = s.proc_is_ns && bpf_per_task_usable();
 reopen:
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {
@@ -462,11 +462,9 @@ reopen:
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
-	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s)", (double)(fp__now_ns() - t_load) / 1e6,
-	      self_cpu_ms() - c_load,
-	      with_time	   ? "calls, errors, time"
-	      : s.per_task ? "calls and errors, no time; calls counted per task"
-			   : "calls and errors, no time");
+	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s%s)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time",
+	      s.per_task ? "; calls counted per task" : "");
 	if (go_fd >= 0) {
 		err = bpf_release_command(&s, go_fd);
 		go_fd = -1;

@@ -40,7 +40,7 @@ struct bpf_session {
 	uint64_t late_procs;	/* processes first known from their record (their fork event was lost) */
 	uint64_t recs_taken;	/* process records taken out of the kernel while the workload ran */
 	bool proc_is_ns;	/* /proc shows kfootprint's own pid namespace (else the initial one's) */
-	bool per_task;		/* --no-time: tasks count their calls in their own storage (kfrec.h) */
+	bool per_task;		/* tasks count their calls in their own storage (kfrec.h) */
 	struct bpf_live *live;	/* the counts of tasks alive at the end, taken by bpf_take_live() */
 	size_t nlive_taken, live_cap;
 	uint64_t live_folded; /* tasks whose exit folded their counts while user space took the others' */

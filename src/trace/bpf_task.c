@@ -201,6 +201,7 @@ struct bpf_live {
 	uint32_t proc;
 	pid_t tid;
 	uint64_t calls[KF_TASK_NR];
+	uint64_t ns[KF_TASK_NR];
 };
 
 bool bpf_per_task_usable(void)
@@ -211,13 +212,12 @@ bool bpf_per_task_usable(void)
 	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 
 	if (fd < 0) {
-		debug("backend bpf: no pidfd of a thread (%s): --no-time counts in the process records",
-		      strerror(errno));
+		debug("backend bpf: no pidfd of a thread (%s): calls counted in the process records", strerror(errno));
 		return false;
 	}
 	close(fd);
 	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL)) {
-		debug("backend bpf: no membarrier(MEMBARRIER_CMD_GLOBAL): --no-time counts in the process records");
+		debug("backend bpf: no membarrier(MEMBARRIER_CMD_GLOBAL): calls counted in the process records");
 		return false;
 	}
 	return true;
@@ -258,6 +258,7 @@ static int take_task(struct bpf_session *s, pid_t pid, pid_t tid, struct kf_task
 	s->live[s->nlive_taken].proc = t->t.proc;
 	s->live[s->nlive_taken].tid = tid;
 	memcpy(s->live[s->nlive_taken].calls, t->calls, sizeof(t->calls));
+	memcpy(s->live[s->nlive_taken].ns, t->ns, sizeof(t->ns));
 	s->nlive_taken++;
 	return 0;
 }
@@ -384,6 +385,6 @@ void bpf_apply_live(struct bpf_session *s)
 			continue;
 		for (int i = 0; i < KF_TASK_NR; i++)
 			if (s->live[k].calls[i])
-				fp__account(s->fp, p, KF_ABI_X86_64, i, 0, s->live[k].calls[i], 0);
+				fp__account(s->fp, p, KF_ABI_X86_64, i, 0, s->live[k].calls[i], s->live[k].ns[i]);
 	}
 }

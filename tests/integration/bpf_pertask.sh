@@ -1,10 +1,10 @@
 #!/bin/sh
-# bpf --no-time counts each task's calls in its own storage (src/bpf/kfrec.h, struct kf_task_rec): folded into its
+# The bpf backend counts each task's calls (and with times, the time in them) in its own storage (src/bpf/kfrec.h, struct kf_task_rec): folded into its
 # process's record when the task ends, taken by kfootprint at the end of the recording for the tasks still alive
 # then. Every call counted once, whichever side took it: threads that end at different times, threads alive when
 # -d ends the recording, -p on a multi-threaded process and its detach, and threads ending while the recording
 # ends (each task's counts taken either by its exit or by kfootprint, never both, never neither). Counts from
-# wl_threads_live's source, the same as the time mode's and ptrace's.
+# wl_threads_live's source, the same in both bpf modes and as ptrace's.
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_pertask || exit 0
@@ -13,9 +13,9 @@ if [ ! -x "$W" ]; then
 	skip bpf_pertask "workloads not built: run make workloads"
 	exit 0
 fi
-"$KF" record -b bpf --no-time -v --report /dev/null -- true 2>"$T/v.err"
+"$KF" record -b bpf -v --report /dev/null -- true 2>"$T/v.err"
 if ! grep -q 'calls counted per task' "$T/v.err"; then
-	skip bpf_pertask "--no-time counts in the process records on this kernel: $(grep -o 'no [a-z(_ ]*' "$T/v.err" | head -1)"
+	skip bpf_pertask "calls counted in the process records on this kernel: $(grep -o 'no [a-zA-Z(_ ]*' "$T/v.err" | head -1)"
 	exit 0
 fi
 
@@ -57,10 +57,12 @@ for mode in no-time time; do
 	eq "-d with threads alive ($mode): the calls made before the end, nothing lost" "done 105 0 duration" \
 		"$(cat "$T/h.$mode.out") $(calls "$T/h.$mode.json" getppid) $(jget "$T/h.$mode.json" "'%d %s' % (d['lost_events'], d['incomplete_why'])")"
 	eq "-d with threads alive ($mode): the workload runs on after the recording" yes "$(alive "${pid:-0}")"
+	eq "-d with threads alive ($mode): the live threads' counts taken by kfootprint (-v)" 1 \
+		"$(grep -c 'the counts of 3 live tasks taken' "$T/h.$mode.err")"
 	[ -n "$pid" ] && kill "$pid"
 done
-eq "-d with threads alive: the live threads' counts taken by kfootprint (-v)" 1 \
-	"$(grep -c 'the counts of 3 live tasks taken' "$T/h.no-time.err")"
+eq "-d with threads alive (time): time in the calls of the threads taken alive" True \
+	"$(jget "$T/h.time.json" "[s for s in d['syscalls'] if s['name'] == 'getppid'][0]['time_s'] > 0")"
 # (fp_compare.py wants complete runs: the calls and errors per syscall and errno compared here, futex left out)
 counts='sorted((s["abi"], s["name"], s["calls"], s["errors"], sorted(s["errnos"].items())) for s in d["syscalls"] if s["name"] != "futex")'
 eq "-d with threads alive: --no-time counts what the time mode counts" "$(jget "$T/h.time.json" "$counts")" \
@@ -85,17 +87,21 @@ for mode in no-time time ptrace; do
 	kill "$wpid"
 	wait "$wpid" 2>/dev/null
 done
-eq "-p on 5 threads: the 3 live threads' counts taken by kfootprint at the detach (-v)" 1 \
-	"$(grep -c 'the counts of 3 live tasks taken' "$T/p.no-time.err")"
+for mode in no-time time; do
+	eq "-p on 5 threads ($mode): the 3 live threads' counts taken by kfootprint at the detach (-v)" 1 \
+		"$(grep -c 'the counts of 3 live tasks taken' "$T/p.$mode.err")"
+done
 
-# --- 600 threads end 2 ms apart while -d 1 ends the recording: each thread's 100 calls counted once, whether its
+# --- 600 threads end 2 ms apart while -d 1 ends the recording (twice in each mode): each thread's 100 calls counted once, whether its
 # exit or kfootprint took them ---
-for i in 1 2 3; do
-	"$KF" record -b bpf --no-time -v -d 1 --keep-running -F json --report /dev/null -o "$T/c.json" -- "$W" churn 600 \
+for i in 1 2 3 4; do
+	flag=--no-time
+	[ $i -gt 2 ] && flag=
+	"$KF" record -b bpf $flag -v -d 1 --keep-running -F json --report /dev/null -o "$T/c.json" -- "$W" churn 600 \
 		>"$T/c.out" 2>"$T/c.err"
 	pid=$(left "$T/c.err")
 	[ -n "$pid" ] && kill "$pid"
 	taken=$(sed -n 's/.*the counts of \([0-9]*\) live tasks taken, \([0-9]*\) folded.*/\1 taken, \2 folded meanwhile/p' "$T/c.err")
-	eq "600 threads ending as the recording ends, run $i ($taken): 60005 getppid, nothing lost" "done 60005 0" \
+	eq "600 threads ending as the recording ends, run $i ${flag:-(time)} ($taken): 60005 getppid, nothing lost" "done 60005 0" \
 		"$(cat "$T/c.out") $(calls "$T/c.json" getppid) $(jget "$T/c.json" "d['lost_events']")"
 done

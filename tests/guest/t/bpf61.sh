@@ -13,7 +13,7 @@ check "CO-RE against this kernel's own BTF (not the build kernel's)" grep -q 'no
 # in the process records, as before.
 "$KF" record -b bpf --no-time -v --report /dev/null -- true 2>"$T/nt.err"
 check "--no-time on $(uname -r): no pidfd of a thread, the calls counted in the process records" \
-	grep -q 'no pidfd of a thread .*: --no-time counts in the process records' "$T/nt.err"
+	grep -q 'no pidfd of a thread .*: calls counted in the process records' "$T/nt.err"
 
 # both NAME COMMAND...: ptrace, then bpf and bpf --no-time, saved as case N; compared all at once below (a python3
 # start costs seconds under TCG: one for every case, not one a comparison)
