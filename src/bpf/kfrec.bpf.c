@@ -11,8 +11,9 @@
  * of the current task), which the user side resolves against a minimal copy of the running kernel's BTF.
  *
  * The hot path (every sys_exit, and sys_enter in time mode) is one task-storage lookup for tasks that are
- * not the workload's; for those that are, one lookup of the process's record and an atomic add to the
- * slot of the call, nothing sent to user space.
+ * not the workload's; for those that are, with per_task, plain adds to the task's own counts in the value that
+ * lookup found (folded into the process's record when the task ends), else one lookup of the process's record
+ * and an atomic add to the slot of the call; nothing sent to user space.
  *
  * Nothing that matters is lost when user space falls behind: a record stays in the map until user space
  * takes it, also when the ring could not carry the news of its end, and a fork the ring could not carry
