@@ -11,8 +11,9 @@
  * of the current task), which the user side resolves against a minimal copy of the running kernel's BTF.
  *
  * The hot path (every sys_exit, and sys_enter in time mode) is one task-storage lookup for tasks that are
- * not the workload's; for those that are, one lookup of the process's record and an atomic add to the
- * slot of the call, nothing sent to user space.
+ * not the workload's; for those that are, with per_task, plain adds to the task's own counts in the value that
+ * lookup found (folded into the process's record when the task ends), else one lookup of the process's record
+ * and an atomic add to the slot of the call; nothing sent to user space.
  *
  * Nothing that matters is lost when user space falls behind: a record stays in the map until user space
  * takes it, also when the ring could not carry the news of its end, and a fork the ring could not carry
@@ -45,6 +46,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Filled by the user side before load. */
 const volatile bool with_time = true;
+/* --no-time: each task counts its calls that succeeded in its own storage (struct kf_task_rec) */
+const volatile bool per_task = false;
+const volatile bool with_progress = true; /* the live status line wants cpu_calls */
 /* [abi * KF_BPF_OPEN_NR_MAX + nr]: 0 for calls that open no path, else 1 + their index in open_sc */
 const volatile __u8 open_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 const volatile struct kf_open_sc open_sc[KF_BPF_OPEN_MAX];
@@ -73,13 +77,39 @@ __u64 late_forks;  /* forks the ring could not carry (the record tells them late
 __u64 norec_procs; /* processes without a record (`procs` full): counted in the spill hash */
 __u64 ring_high;   /* most bytes seen waiting in the ring */
 __u32 ns_level1;   /* 1 + the level of kfootprint's pid namespace, found at the first event; 0 unknown */
+__u32 handover;	   /* set by user space at the end: a task's exit folds its counts only if it claims them */
+__u64 unsure_lost; /* folds `unsure` had no room for: user space cannot tell whether it read those too */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct kf_task);
+	__type(value, struct kf_task_rec);
 } tasks SEC(".maps");
+
+/*
+ * With per_task, at the end of a recording: who takes the counts of a task still alive (KF_CLAIM_*). Whoever
+ * creates a task's entry first decides, the kernel side at the task's exit or user space (by pidfd): creating
+ * one is atomic, and task storage has no size to run out of.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} claims SEC(".maps");
+
+/*
+ * Tasks (tid, as kfootprint sees it -> process instance) whose exit found neither claim (the storage was busy on
+ * that CPU, or out of memory) and folded their counts: user space drops what it read of those.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} unsure SEC(".maps");
 
 /*
  * Children created by followed tasks, by tid, until they first run: a raw tracepoint gets the child as a
@@ -198,7 +228,10 @@ static __always_inline int follow_current(void)
 	p = bpf_map_lookup_elem(&pending, &tid);
 	if (!p)
 		return 0;
-	t = bpf_task_storage_get(&tasks, task, p, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* Created zeroed (its counts), then given its state: pending's values are the state alone. */
+	t = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (t)
+		__builtin_memcpy(t, p, sizeof(*t));
 	if (!bpf_map_delete_elem(&pending, &tid))
 		__sync_fetch_and_add(&npending, -1);
 	if (!t) {
@@ -240,6 +273,7 @@ static __always_inline __u8 call_abi(struct task_struct *task, __s32 *nr)
 
 struct slot_probe {
 	struct kf_proc_rec *r;
+	__u64 n;
 	__u64 ns;
 	__u32 key;
 	__u32 h;
@@ -261,7 +295,7 @@ static long probe_slot(__u32 i, void *ctx)
 	}
 	if (k != pr->key)
 		return 0;
-	__sync_fetch_and_add(&sl->calls, 1);
+	__sync_fetch_and_add(&sl->calls, pr->n);
 	if (pr->ns)
 		__sync_fetch_and_add(&sl->ns, pr->ns);
 	pr->done = true;
@@ -269,17 +303,17 @@ static long probe_slot(__u32 i, void *ctx)
 }
 
 /*
- * Adds a call to the slot of key (open addressing, linear probing), taking a free one if needed; false when
+ * Adds n calls to the slot of key (open addressing, linear probing), taking a free one if needed; false when
  * the probes find no room. Through bpf_loop(): the verifier checks one probe, not each of them.
  */
-static __always_inline bool slot_add(struct kf_proc_rec *r, __u32 key, __u64 ns)
+static __always_inline bool slot_add(struct kf_proc_rec *r, __u32 key, __u64 n, __u64 ns)
 {
-	struct slot_probe pr = {.r = r, .ns = ns, .key = key, .h = (key * 2654435761u) >> 16};
+	struct slot_probe pr = {.r = r, .n = n, .ns = ns, .key = key, .h = (key * 2654435761u) >> 16};
 	struct kf_slot *sl = &r->slots[pr.h & (KF_BPF_SLOTS - 1)];
 
 	/* Most calls find their slot at the first probe: counted here, without the loop's call per probe. */
 	if (sl->key == key) {
-		__sync_fetch_and_add(&sl->calls, 1);
+		__sync_fetch_and_add(&sl->calls, n);
 		if (ns)
 			__sync_fetch_and_add(&sl->ns, ns);
 		return true;
@@ -289,7 +323,7 @@ static __always_inline bool slot_add(struct kf_proc_rec *r, __u32 key, __u64 ns)
 }
 
 /* Calls that fit no record: the spill hash, which user space empties of ended processes. 1: not counted. */
-static __always_inline int spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 ns)
+static __always_inline int spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u64 n, __u64 ns)
 {
 	struct kf_stat_key k = {.proc = proc, .nr = nr, .err = err, .abi = abi};
 	struct kf_stat_val *v = bpf_map_lookup_elem(&stats, &k);
@@ -308,34 +342,44 @@ static __always_inline int spill(__u32 proc, __u8 abi, __s32 nr, __u16 err, __u6
 			return 1;
 	}
 	/* Atomic: the syscall tracepoints may be preempted on this kernel, and a per-CPU value is shared. */
-	__sync_fetch_and_add(&v->calls, 1);
+	__sync_fetch_and_add(&v->calls, n);
 	if (ns)
 		__sync_fetch_and_add(&v->ns, ns);
 	return 0;
 }
 
 /*
- * Counts a call; 1 when no map had room for it (then its failure has no source either: a source is never
- * told for a call that is not counted). A global function: the verifier checks it once per program, not at
- * each of its callers (inlined, it cost 5 ms more start-up; its probe loop unrolled, 1.5 ms).
+ * The live progress line's count of calls: one cache line per CPU, so CPUs do not contend for it; not atomic, as
+ * only a program preempted on the same CPU can lose an update, of a figure for the eye. Only when the line is
+ * drawn.
  */
-__noinline int account(__u32 proc, __u32 abi, __s32 nr, __u32 err, __u64 ns)
+static __always_inline void tick(void)
+{
+	if (with_progress)
+		cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls++;
+}
+
+/*
+ * Counts n calls (call: ABI << 32 | number) in the process record; 1 when no map had room for them (then a
+ * failure has no source either: a source is never told for a call that is not counted). A global function:
+ * the verifier checks it once per program, not at each of its callers (inlined, it cost 5 ms more start-up; its
+ * probe loop unrolled, 1.5 ms).
+ */
+__noinline int account(__u32 proc, __u64 call, __u32 err, __u64 n, __u64 ns)
 {
 	struct kf_proc_rec *r = rec_of(proc);
+	__u32 abi = call >> 32;
+	__s32 nr = (__s32)call;
 
-	/*
-	 * The live progress line's count: one cache line per CPU, so CPUs do not contend for it; not atomic, as
-	 * only a program preempted on the same CPU can lose an update, of a figure for the eye.
-	 */
-	if (err != KF_ERR_SECCOMP_KILL)
-		cpu_calls[bpf_get_smp_processor_id() & (KF_BPF_CPU_MAX - 1)].calls++;
 	if (r && nr >= 0 && nr <= KF_SLOT_NR_MAX && err <= KF_ERR_SECCOMP_KILL && abi < KF_BPF_NABI &&
-	    slot_add(r, KF_SLOT_KEY(abi, nr, err), ns))
+	    slot_add(r, KF_SLOT_KEY(abi, nr, err), n, ns))
 		return 0;
 	if (r && !(r->p.flags & KF_PROC_SPILLED))
 		__sync_fetch_and_or(&r->p.flags, KF_PROC_SPILLED);
-	return spill(proc, abi, nr, err, ns);
+	return spill(proc, abi, nr, err, n, ns);
 }
+
+#define CALL(abi, nr) ((__u64)(abi) << 32 | (__u32)(nr))
 
 /*
  * The number of a struct pid in kfootprint's pid namespace; 0 when it is not visible there. Not inlined:
@@ -413,8 +457,9 @@ static __always_inline int seccomp_kill(__u32 proc)
 	__s32 nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
 	__u8 abi = call_abi(task, &nr);
 
-	account(proc, abi, nr, 0, 0);
-	account(proc, abi, nr, KF_ERR_SECCOMP_KILL, 0);
+	tick();
+	account(proc, CALL(abi, nr), 0, 1, 0);
+	account(proc, CALL(abi, nr), KF_ERR_SECCOMP_KILL, 1, 0);
 	return 0;
 }
 
@@ -447,7 +492,8 @@ __noinline int count_exit(__u64 regs, __u32 proc, __u64 call, long ret, __u64 ns
 	if (err >= ERESTARTSYS && err <= ERESTART_RESTARTBLOCK &&
 	    (BPF_CORE_READ(bpf_get_current_task_btf(), pending.signal.sig[0]) & (1ul << (SIGKILL - 1))))
 		err = 0;
-	lost = account(proc, abi, nr, err, ns);
+	tick();
+	lost = account(proc, call, err, 1, ns);
 	if (err) {
 		/* Its source: the path and name now; without a path, the name is told from the record. */
 		if (!lost && path_of(abi, nr))
@@ -558,7 +604,28 @@ static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 		}
 		t->state = KF_TASK_ACTIVE;
 	}
-	err = count_exit((__u64)regs, t->proc, (__u64)abi << 32 | (__u32)nr, ret, ns);
+	/*
+	 * A call that succeeded, in the task's own counts: no process record to find, no atomic add (only the task
+	 * itself writes them while it lives). An open still sends its path.
+	 */
+	if (per_task && abi == KF_BPF_ABI_X86_64 && (__u32)nr < KF_TASK_NR && !(ret < 0 && ret >= -MAX_ERRNO)) {
+		struct kf_task_rec *tr = (struct kf_task_rec *)t;
+		__u32 i = (__u32)nr;
+
+		if (i < KF_TASK_NR) { /* said again on the register that indexes: the verifier's bound */
+			tr->calls[i]++;
+			if (with_time)
+				tr->ns[i] += ns;
+		}
+		tick();
+		i = open_of(abi, nr);
+		if (i)
+			report_open((__u64)regs, t->proc, abi, i - 1, ret);
+		if (with_reach)
+			reach_exit(t, abi, nr, 0, ret, (__u64)regs, cast);
+		return 0;
+	}
+	err = count_exit((__u64)regs, t->proc, CALL(abi, nr), ret, ns);
 	if (with_reach)
 		reach_exit(t, abi, nr, err, ret, (__u64)regs, cast);
 	return 0;
@@ -712,6 +779,59 @@ int BPF_PROG(kf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	return 0;
 }
 
+struct fold_walk {
+	struct kf_task_rec *tr;
+	__u32 proc;
+};
+
+/* One number of fold(). */
+static long fold_one(__u32 i, void *ctx)
+{
+	struct fold_walk *w = ctx;
+	__u64 *c, *d, n, ns;
+
+	barrier_var(i);
+	if (i >= KF_TASK_NR)
+		return 1;
+	c = &w->tr->calls[i];
+	d = &w->tr->ns[i];
+	n = *c;
+	ns = *d;
+	if (!n)
+		return 0;
+	*c = 0;
+	*d = 0;
+	account(w->proc, CALL(KF_BPF_ABI_X86_64, i), 0, n, ns);
+	return 0;
+}
+
+/*
+ * A task's own counts (per_task), into its process record when it ends: before the record can be taken. At the
+ * end of a recording (handover), user space may have taken them already from a task still alive then; whoever
+ * creates the task's `claims` entry first has them.
+ */
+static __always_inline void fold(struct kf_task_rec *tr, struct task_struct *task)
+{
+	struct fold_walk w = {.tr = tr, .proc = tr->t.proc};
+	__u32 mine = KF_CLAIM_KERNEL, *c;
+
+	if (*(volatile __u32 *)&handover) {
+		c = bpf_task_storage_get(&claims, task, &mine, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!c) /* created by user space meanwhile; or storage busy on this CPU, or no memory */
+			c = bpf_task_storage_get(&claims, task, 0, 0);
+		if (c && *c != KF_CLAIM_KERNEL)
+			return;
+		if (!c) {
+			/* Not known who has them: folded, and said, so that user space drops them if it read them. */
+			__u32 tid = tid_of(task);
+
+			if (bpf_map_update_elem(&unsure, &tid, &w.proc, BPF_ANY))
+				__sync_fetch_and_add(&unsure_lost, 1);
+		}
+	}
+	bpf_loop(KF_TASK_NR, fold_one, &w, 0);
+}
+
 /* The wait(2) status of the task's thread group (from the signal struct: the group's, or the leader's). */
 static __always_inline __s32 group_status(struct task_struct *task)
 {
@@ -776,9 +896,13 @@ int BPF_PROG(kf_exit, struct task_struct *p)
 			nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(task), orig_ax);
 			abi = call_abi(task, &nr);
 		}
-		if (nr >= 0 && (nr == per_abi(nr_exit, abi) || nr == per_abi(nr_exit_group, abi)))
-			account(t->proc, abi, nr, 0, 0);
+		if (nr >= 0 && (nr == per_abi(nr_exit, abi) || nr == per_abi(nr_exit_group, abi))) {
+			tick();
+			account(t->proc, CALL(abi, nr), 0, 1, 0);
+		}
 	}
+	if (per_task)
+		fold((struct kf_task_rec *)t, task);
 	/* The end of the last task we follow wakes the reader, which then sees that nothing is left. */
 	wake = live_tasks <= 1 ? BPF_RB_FORCE_WAKEUP : wakeup();
 	/*

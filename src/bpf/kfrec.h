@@ -55,6 +55,28 @@ struct kf_task {
 };
 
 /*
+ * The task storage value: the state above, and the task's own counts of its x86_64 calls that succeeded, by
+ * number, with the time in them (calls of other ABIs, numbers past the arrays and failures go to the process
+ * record). A call then costs the storage lookup the filter makes anyway and plain adds. The counts are folded
+ * into the process record when the task ends (sched_process_exit), or read by user space at the end of the
+ * recording for tasks still alive (src/trace/bpf_task.c, bpf_take_live()). The kernel's x86_64 numbers end at
+ * 469 in 6.18; 480 of them make the value 7 704 bytes, which each task created allocates and zeroes.
+ */
+#define KF_TASK_NR 480
+struct kf_task_rec {
+	struct kf_task t;
+	__u64 calls[KF_TASK_NR];
+	__u64 ns[KF_TASK_NR]; /* the time in them, in the time mode */
+};
+
+/*
+ * Who takes a live task's counts at the end of a recording, decided once per task by creating its `claims`
+ * storage: the kernel side at the task's exit (it folds them into the record), or user space (it read them).
+ */
+#define KF_CLAIM_KERNEL 1
+#define KF_CLAIM_USER	2
+
+/*
  * Per-process counters, kept in the kernel for the life of the process and sent to user space once, when
  * it ends: one slot per ABI x call x errno it used. A slot's key is KF_SLOT_KEY(abi, nr, err); 0 is free.
  * err KF_ERR_SECCOMP_KILL counts the calls a seccomp filter killed the task in (the call itself is

@@ -295,7 +295,8 @@ static void account_losses(struct bpf_session *s)
 			  prog_misses(bpf_prog(s, "kf_sys_exit_cast")) + prog_misses(bpf_prog(s, "kf_exit")) +
 			  prog_misses(bpf_prog(s, "kf_fork")) + prog_misses(bpf_prog(s, "kf_exec")) +
 			  prog_misses(bpf_prog(s, "kf_misc"));
-	uint64_t lost = b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses;
+	uint64_t lost =
+	    b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses + s->lost_live + b->unsure_lost;
 	const struct {
 		uint64_t n;
 		const char *what;
@@ -303,8 +304,10 @@ static void account_losses(struct bpf_session *s)
 		     {b->lost_stats, "calls (maps full)"},
 		     {b->lost_tasks, "tasks not followed (maps full)"},
 		     {b->lost_reach, "refinements (map full)"},
-		     {misses, "program runs the kernel skipped"}};
-	char why[200];
+		     {misses, "program runs the kernel skipped"},
+		     {s->lost_live, "calls of tasks alive at the end (no memory to take them)"},
+		     {b->unsure_lost, "tasks ending at the end whose counts may be counted twice"}};
+	char why[320];
 	int n;
 
 	debug("backend bpf: %llu ring events (%llu KB), ring %u KB, at most %llu KB waiting",
@@ -420,6 +423,9 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	}
 	/* sys_exit reading files with plain loads: its kfunc's id is the build kernel's (src/bpf/kffile.bpf.h) */
 	cast = btf_fd >= 0 && build_kernel && opts->reach;
+	/* The hand-over of live tasks' counts at the end reads /proc and opens pidfds as kfootprint numbers tasks. */
+	s.proc_is_ns = proc_is_own_ns();
+	s.per_task = s.proc_is_ns && bpf_per_task_usable();
 reopen:
 	s.skel = kfrec_bpf__open_opts(&oo);
 	if (!s.skel) {
@@ -427,10 +433,11 @@ reopen:
 		goto out;
 	}
 	fill_rodata(s.skel->rodata, with_time);
+	s.skel->rodata->per_task = s.per_task;
+	s.skel->rodata->with_progress = opts->progress;
 	bpf_reach_setup(&s, opts->reach);
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
-	s.proc_is_ns = proc_is_own_ns();
 	if (!s.rec)
 		s.rec = xcalloc(1, sizeof(struct kf_proc_rec));
 	if (!with_time)
@@ -474,8 +481,9 @@ reopen:
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
-	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s)", (double)(fp__now_ns() - t_load) / 1e6,
-	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time");
+	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s%s)", (double)(fp__now_ns() - t_load) / 1e6,
+	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time",
+	      s.per_task ? "; calls counted per task" : "");
 	if (go_fd >= 0) {
 		err = bpf_release_command(&s, go_fd);
 		go_fd = -1;
@@ -487,13 +495,16 @@ reopen:
 		goto out;
 	t_end = fp__now_ns();
 	c_end = self_cpu_ms();
-	/* Detach first: what is read below no longer moves. */
+	/* Detach first: what is read below no longer moves. The counting first, then the live tasks' counts taken. */
+	if (bpf_take_live(&s))
+		goto out;
 	kfrec_bpf__detach(s.skel);
 	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms (CPU %.1f ms)", (double)(t_end - t_run) / 1e6,
 	      (double)(fp__now_ns() - t_end) / 1e6, self_cpu_ms() - c_end);
 	ring_buffer__consume(s.rb);
 	if (bpf_read_procs(&s, false) || bpf_read_stats(&s, false) || bpf_read_reach(&s, false))
 		goto out;
+	bpf_apply_live(&s);
 	bpf_order_procs(&s);
 	account_losses(&s);
 	bpf_reach_debug(&s);
@@ -521,6 +532,7 @@ out:
 		debug("backend bpf: peak RSS %ld KB (the footprint, the ring's pages read)", ru.ru_maxrss);
 	free(s.byproc);
 	free(s.rec);
+	free(s.live);
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include "footprint/footprint.h"
 #include "trace/trace.h"
 
+struct bpf_live;
 struct bpf_loader;
 struct bpf_object;
 struct bpf_program;
@@ -39,7 +40,12 @@ struct bpf_session {
 	uint64_t late_procs;	/* processes first known from their record (their fork event was lost) */
 	uint64_t recs_taken;	/* process records taken out of the kernel while the workload ran */
 	bool proc_is_ns;	/* /proc shows kfootprint's own pid namespace (else the initial one's) */
-	void *rec;		/* a struct kf_proc_rec to read records into */
+	bool per_task;		/* tasks count their calls in their own storage (kfrec.h) */
+	struct bpf_live *live;	/* the counts of tasks alive at the end, taken by bpf_take_live() */
+	size_t nlive_taken, live_cap;
+	uint64_t live_folded; /* tasks whose exit folded their counts while user space took the others' */
+	uint64_t lost_live;   /* calls of live tasks neither side could claim (no memory) */
+	void *rec;	      /* a struct kf_proc_rec to read records into */
 	/* the kernel side's path_slot: failures of these calls come with their path, one event each */
 	uint8_t path_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 };
@@ -105,5 +111,15 @@ int bpf_release_command(struct bpf_session *s, int go_fd);
 int bpf_new_record(struct bpf_session *s, uint32_t proc, pid_t pid, pid_t ppid, uint32_t threads);
 /* Seeds the task storage with every thread of the -p processes. Returns 0 or -1 after reporting. */
 int bpf_attach_pids(struct bpf_session *s);
+/* Whether tasks can count in their own storage here (the hand-over at the end needs what it says). */
+bool bpf_per_task_usable(void);
+/*
+ * At the end of a recording, with the programs still attached: detaches the counting ones (sys_enter, sys_exit)
+ * and, per_task, takes the counts of every followed task still alive, each task's either here or by its exit's
+ * fold in the kernel, never both (kfrec.bpf.c, fold()). Returns 0 or -1 after reporting.
+ */
+int bpf_take_live(struct bpf_session *s);
+/* The counts bpf_take_live() took, into the footprint (after the process records: their processes exist). */
+void bpf_apply_live(struct bpf_session *s);
 
 #endif

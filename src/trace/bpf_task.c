@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +32,19 @@
 /* Gives one task its storage in the kernel: from then on its calls, forks and exits are followed. */
 static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc, enum kf_task_state state)
 {
-	struct kf_task t = {.proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64};
+	struct kf_task_rec *t = xcalloc(1, sizeof(*t));
 	int pidfd = (int)syscall(SYS_pidfd_open, tid, tid == tgid ? 0 : PIDFD_THREAD);
 	int rc;
 
-	if (pidfd < 0)
-		return -errno;
-	rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, &t, BPF_NOEXIST);
+	t->t = (struct kf_task){.proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64};
+	if (pidfd < 0) {
+		rc = -errno;
+		free(t);
+		return rc;
+	}
+	rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t, BPF_NOEXIST);
 	rc = rc < 0 ? -errno : 0;
+	free(t);
 	close(pidfd);
 	if (!rc)
 		__atomic_fetch_add(&s->skel->bss->live_tasks, 1, __ATOMIC_SEQ_CST);
@@ -110,7 +116,7 @@ static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 	while ((de = readdir(d))) {
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
-		struct kf_task t;
+		struct kf_task_rec *t;
 		int pidfd, rc;
 
 		if (*end || tid <= 0)
@@ -119,7 +125,9 @@ static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 		pidfd = (int)syscall(SYS_pidfd_open, (pid_t)tid, tid == pid ? 0 : PIDFD_THREAD);
 		if (pidfd < 0)
 			continue; /* gone meanwhile */
-		rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, &t);
+		t = xcalloc(1, sizeof(*t));
+		rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t);
+		free(t);
 		close(pidfd);
 		if (!rc)
 			continue;
@@ -186,4 +194,197 @@ int bpf_attach_pids(struct bpf_session *s)
 		trace_say_attached(o->pids[i]);
 	}
 	return 0;
+}
+
+/* The counts of one task alive at the end, taken by user space. */
+struct bpf_live {
+	uint32_t proc;
+	pid_t tid;
+	uint64_t calls[KF_TASK_NR];
+	uint64_t ns[KF_TASK_NR];
+};
+
+bool bpf_per_task_usable(void)
+{
+	/* A thread's pidfd (Linux 6.9) is the key to its storage; membarrier's global command waits for a grace period
+	 */
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), PIDFD_THREAD);
+	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	if (fd < 0) {
+		debug("backend bpf: no pidfd of a thread (%s): calls counted in the process records", strerror(errno));
+		return false;
+	}
+	close(fd);
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL)) {
+		debug("backend bpf: no membarrier(MEMBARRIER_CMD_GLOBAL): calls counted in the process records");
+		return false;
+	}
+	return true;
+}
+
+/* The counts of thread tid of pid, when it is followed, unless its exit took them; 0, or -1 after reporting. */
+static int take_task(struct bpf_session *s, pid_t pid, pid_t tid, struct kf_task_rec *t)
+{
+	uint32_t who = KF_CLAIM_USER;
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, tid == pid ? 0 : PIDFD_THREAD);
+	int rc;
+
+	if (pidfd < 0)
+		return 0; /* ended: its exit folded its counts */
+	rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t);
+	if (rc < 0) {
+		close(pidfd);
+		return errno == ENOENT || errno == ESRCH ? 0
+							 : perror_msg("bpf: reading the counts of task %d", (int)tid);
+	}
+	/*
+	 * Read first, then claimed: nothing counts any more, and only the task's exit can take the counts too. If it
+	 * claimed them first (its entry exists), its fold has them and what was read is dropped.
+	 */
+	rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.claims), &pidfd, &who, BPF_NOEXIST);
+	rc = rc < 0 ? errno : 0;
+	close(pidfd);
+	if (rc == EEXIST || rc == ENOENT || rc == ESRCH) {
+		s->live_folded++;
+		return 0;
+	}
+	if (rc) {
+		for (int i = 0; i < KF_TASK_NR; i++)
+			s->lost_live += t->calls[i];
+		return 0;
+	}
+	XGROW(s->live, s->live_cap, s->nlive_taken + 1);
+	s->live[s->nlive_taken].proc = t->t.proc;
+	s->live[s->nlive_taken].tid = tid;
+	memcpy(s->live[s->nlive_taken].calls, t->calls, sizeof(t->calls));
+	memcpy(s->live[s->nlive_taken].ns, t->ns, sizeof(t->ns));
+	s->nlive_taken++;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The processes that may have live followed tasks: every record not ended, every process not seen ending. */
+static size_t live_pids(struct bpf_session *s, pid_t **out)
+{
+	int fd = bpf_map__fd(s->skel->maps.procs);
+	struct kf_proc_rec *rec = s->rec;
+	uint32_t key, next;
+	void *prev = NULL;
+	pid_t *v = NULL;
+	size_t n = 0, cap = 0, k = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, rec) < 0 || (rec->p.flags & KF_PROC_ENDED) || !rec->p.h.pid)
+			continue;
+		XGROW(v, cap, n + 1);
+		v[n++] = (pid_t)rec->p.h.pid;
+	}
+	for (size_t i = 0; i < s->fp->nprocs; i++) {
+		if (s->fp->procs[i]->end_s >= 0 || s->fp->procs[i]->pid <= 0)
+			continue;
+		XGROW(v, cap, n + 1);
+		v[n++] = s->fp->procs[i]->pid;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_pid);
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+int bpf_take_live(struct bpf_session *s)
+{
+	const struct bpf_object_skeleton *sk = s->skel->skeleton;
+	struct kf_task_rec *t;
+	pid_t *pids = NULL;
+	size_t npids;
+	int rc = 0;
+
+	/* Counting ends here: sys_enter and sys_exit (either sys_exit) are detached, the rest stays for now. */
+	for (int i = 0; i < sk->prog_cnt; i++) {
+		const struct bpf_prog_skeleton *ps = (const void *)((const char *)sk->progs + i * sk->prog_skel_sz);
+
+		if (!strncmp(ps->name, "kf_sys_e", 8) && *ps->link) {
+			bpf_link__destroy(*ps->link);
+			*ps->link = NULL;
+		}
+	}
+	if (!s->per_task || __atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0)
+		return 0;
+	/*
+	 * From now on a task's exit folds its counts only if it claims them. After a grace period, every exit that
+	 * did not see this has folded and deleted its storage, and every sys_exit run that began before the detach
+	 * has ended: what is read below no longer moves.
+	 */
+	__atomic_store_n(&s->skel->bss->handover, 1, __ATOMIC_SEQ_CST);
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
+		return perror_msg("bpf: ending the recording: membarrier");
+	ring_buffer__consume(s->rb); /* the processes started lately */
+	npids = live_pids(s, &pids);
+	t = xcalloc(1, sizeof(*t));
+	for (size_t i = 0; i < npids && !rc; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue; /* ended: its tasks' exits folded their counts */
+		while (!rc && (de = readdir(d))) {
+			char *end;
+			long tid = strtol(de->d_name, &end, 10);
+
+			if (!*end && tid > 0)
+				rc = take_task(s, pids[i], (pid_t)tid, t);
+		}
+		closedir(d);
+	}
+	debug("backend bpf: at the end, the counts of %zu live tasks taken, %llu folded by their exit meanwhile",
+	      s->nlive_taken, (unsigned long long)s->live_folded);
+	free(t);
+	free(pids);
+	return rc;
+}
+
+void bpf_apply_live(struct bpf_session *s)
+{
+	int fd = bpf_map__fd(s->skel->maps.unsure);
+	uint32_t key, next, proc;
+	void *prev = NULL;
+
+	/* Tasks whose exit folded their counts not knowing whether they were taken here: theirs are in the record. */
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &proc) < 0)
+			continue;
+		for (size_t k = 0; k < s->nlive_taken; k++)
+			if (s->live[k].tid == (pid_t)key && s->live[k].proc == proc) {
+				debug("backend bpf: task %u: its exit folded its counts too: what was read of them "
+				      "dropped",
+				      key);
+				s->live[k].proc = 0;
+			}
+	}
+	for (size_t k = 0; k < s->nlive_taken; k++) {
+		struct fp_proc *p = bpf_proc(s, s->live[k].proc);
+
+		if (!s->live[k].proc)
+			continue;
+		for (int i = 0; i < KF_TASK_NR; i++)
+			if (s->live[k].calls[i])
+				fp__account(s->fp, p, KF_ABI_X86_64, i, 0, s->live[k].calls[i], s->live[k].ns[i]);
+	}
 }

@@ -9,6 +9,11 @@
 bpf_or_skip "bpf on $(uname -r)" || exit 0
 "$KF" record -b bpf -v --report /dev/null -- true 2>"$T/v.err"
 check "CO-RE against this kernel's own BTF (not the build kernel's)" grep -q 'not the build kernel: CO-RE against the full kernel BTF' "$T/v.err"
+# --no-time counts per task only where user space can read a live thread's storage (a thread's pidfd: 6.9): on 6.1,
+# in the process records, as before.
+"$KF" record -b bpf --no-time -v --report /dev/null -- true 2>"$T/nt.err"
+check "--no-time on $(uname -r): no pidfd of a thread, the calls counted in the process records" \
+	grep -q 'no pidfd of a thread .*: calls counted in the process records' "$T/nt.err"
 
 # The binary built with this kernel's vmlinux in BTF_KERNELS (tests/integration/guest.sh: make btf-build): it
 # relocates against the minimal BTF cut from it, with sys_exit's helper reads (kf_sys_exit_cast's kfunc ids are
@@ -58,6 +63,7 @@ if [ -x "$WL/wl_errors" ]; then
 	both wl_signals "$WL/wl_signals"
 	both wl_threads "$WL/wl_threads"
 	threads=$n
+	[ -x "$WL/wl_threads_live" ] && both "wl_threads_live (threads ending 20 ms apart)" "$WL/wl_threads_live"
 	both wl_forkexec "$WL/wl_forkexec"
 else
 	skip workloads "workloads not built: run make workloads"
