@@ -148,15 +148,9 @@ static __always_inline bool file_eq(const struct kf_reach_file *x, const struct 
 	return true;
 }
 
-/*
- * Argument i of the current call, loaded from the task's saved registers through their BTF pointer (no helper
- * call): at sys_exit they still hold the arguments. A global function: inlined, each of its callers' unknown
- * index made the verifier walk its twelve ways again (3 000 of the 4 200 instructions sys_exit walked).
- */
-__noinline __u64 call_arg(__u32 abi, __u32 i)
+/* Argument i of a call of that ABI in saved registers r: inlined into the two ways of finding r below. */
+static __always_inline __u64 regs_arg(const struct pt_regs *r, __u32 abi, __u32 i)
 {
-	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-
 	if (abi == KF_BPF_ABI_I386) {
 		switch (i) {
 		case 0: return (__u32)r->bx;
@@ -177,6 +171,16 @@ __noinline __u64 call_arg(__u32 abi, __u32 i)
 	}
 }
 
+/*
+ * Argument i of the current call, loaded from the task's saved registers through their BTF pointer (no helper
+ * call): at sys_exit they still hold the arguments. A global function: inlined, each of its callers' unknown
+ * index made the verifier walk its twelve ways again (3 000 of the 4 200 instructions sys_exit walked).
+ */
+__noinline __u64 call_arg(__u32 abi, __u32 i)
+{
+	return regs_arg((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), abi, i);
+}
+
 #if KF_ID_RDONLY_CAST
 /*
  * call_arg() from the registers sys_exit was given (regs, a plain pointer in a raw tracepoint) typed with
@@ -184,26 +188,7 @@ __noinline __u64 call_arg(__u32 abi, __u32 i)
  */
 __noinline __u64 call_arg_regs(__u64 regs, __u32 abi, __u32 i)
 {
-	struct pt_regs *r = rdonly_cast(regs, KF_ID_PT_REGS);
-
-	if (abi == KF_BPF_ABI_I386) {
-		switch (i) {
-		case 0: return (__u32)r->bx;
-		case 1: return (__u32)r->cx;
-		case 2: return (__u32)r->dx;
-		case 3: return (__u32)r->si;
-		case 4: return (__u32)r->di;
-		default: return (__u32)r->bp;
-		}
-	}
-	switch (i) {
-	case 0: return r->di;
-	case 1: return r->si;
-	case 2: return r->dx;
-	case 3: return r->r10;
-	case 4: return r->r8;
-	default: return r->r9;
-	}
+	return regs_arg(rdonly_cast(regs, KF_ID_PT_REGS), abi, i);
 }
 #define ARG(i) (cast ? call_arg_regs(regs, abi, (i)) : call_arg(abi, (i)))
 #else

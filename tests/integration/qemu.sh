@@ -84,26 +84,9 @@ mkinitrd() { # OUT [CFLAGS]: an initramfs of seq_init.c built with CFLAGS
 mkinitrd "$T/seq.cpio" || { not_ok "a static /init builds"; exit 0; }
 mkinitrd "$T/hang.cpio" -DHANG || { not_ok "a static /init builds"; exit 0; }
 
-# PID 1's calls, each "name calls errors errno...", sorted, and the processes
-calls_of_pid1() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-p = [p for p in d["processes"] if p["pid"] == 1][0]
-g = {s["name"]: s for s in d["syscalls"]}
-for n, s in sorted(p["syscalls"].items()):
-    e = ",".join(sorted(g[n].get("errnos", {}).keys()))
-    print(n, s["calls"], s.get("errors", 0), e or "-")
-print("procs", len(d["processes"]), "comm", p.get("comm"), "complete", d["complete"], d.get("incomplete_why") or "")
-' "$1"
-}
-want="getpid 3 0 -
-getppid 1 0 -
-openat 1 1 ENOENT
-reboot 1 0 -
-syscall_1000 1 1 ENOSYS
-uname 2 0 -
-procs 1 comm init complete True "
+. tests/guest/seq_expect.sh
+calls_of_pid1() { seq_calls_of_pid1 "$1"; }
+want=$SEQ_WANT
 
 # The gdb method's symbols: a /proc/kallsyms dump of the same kernel booted nokaslr (Debian's vmlinux has no
 # symbol table), made once by a guest boot and kept next to the kernel.

@@ -31,26 +31,9 @@ kdir=$(tests/guest/arm64-kernel 2>"$T/kernel.err") || {
 kernel=$kdir/Image ks=$kdir/kallsyms.nokaslr
 eq "the Image is an arm64 Image" "ARMd" "$(dd if="$kernel" bs=1 skip=56 count=4 2>/dev/null)"
 
-calls_of_pid1() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-p = [p for p in d["processes"] if p["pid"] == 1][0]
-# a process keys calls of an ABI other than the host one as "aarch64:NAME"
-g = {s["name"]: s for s in d["syscalls"] if s["abi"] == "aarch64"}
-for n, s in sorted((n.split(":")[-1], s) for n, s in p["syscalls"].items()):
-    e = ",".join(sorted(g[n].get("errnos", {}).keys()))
-    print(n, s["calls"], s.get("errors", 0), e or "-")
-print("procs", len(d["processes"]), "comm", p.get("comm"), "complete", d["complete"], d.get("incomplete_why") or "")
-' "$1"
-}
-want="getpid 3 0 -
-getppid 1 0 -
-openat 1 1 ENOENT
-reboot 1 0 -
-syscall_1000 1 1 ENOSYS
-uname 2 0 -
-procs 1 comm init complete True "
+. tests/guest/seq_expect.sh
+calls_of_pid1() { seq_calls_of_pid1 "$1" aarch64; }
+want=$SEQ_WANT
 
 now() { date +%s.%N; }
 load() { cut -d' ' -f1 /proc/loadavg; }
