@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "fp_load.h"
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
 #include "footprint/merge.h"
@@ -35,31 +36,6 @@ static long strrstr_offset(const char *s, const char *needle)
 	for (p = strstr(s, needle); p; p = strstr(p + 1, needle))
 		last = p;
 	return last ? last - s : -1;
-}
-
-/* Runs fp__load_mem() on text with stderr captured; returns the footprint, *msg gets what was printed. */
-static struct footprint *load_capturing(const char *text, const char *what, char **msg)
-{
-	char path[] = "/tmp/kf-test-json.XXXXXX";
-	int fd = mkstemp(path), saved;
-	struct footprint *fp;
-	char buf[4096];
-	ssize_t n;
-
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fd, 2);
-	fp = fp__load_mem(text, strlen(text), what);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
-	*msg = strdup(buf);
-	return fp;
 }
 
 /* Loads a document the writer wrote: no message, and written again it is the same bytes. */

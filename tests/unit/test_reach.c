@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "abi/reach.h"
+#include "fp_load.h"
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
 #include "footprint/merge.h"
@@ -27,30 +28,6 @@ static char *to_json(const struct footprint *fp)
 	assert_int_equal(fp__write_json(fp, f), 0);
 	fclose(f);
 	return buf;
-}
-
-/* Loads text, capturing the one-line message on stderr into *msg (caller frees). */
-static struct footprint *load_capturing(const char *text, char **msg)
-{
-	char path[] = "/tmp/kf-test-reach.XXXXXX";
-	int fd = mkstemp(path), saved;
-	struct footprint *fp;
-	char buf[1024];
-	ssize_t n;
-
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fd, 2);
-	fp = fp__load_mem(text, strlen(text), "f.json");
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
-	*msg = xstrdup(buf);
-	return fp;
 }
 
 static int nr(const char *name)
@@ -160,7 +137,7 @@ static void test_reach_json_round_trip(void **state)
 	assert_non_null(strstr(a, "\"read\": {\"calls\": 12, \"errors\": 0, \"time_s\": 0.024000000, \"reached\": "
 				  "[{\"kind\": \"fd\", \"value\": \"pipe\", \"calls\": 10, \"errors\": 0}, {\"kind\": "
 				  "\"fd\", \"value\": \"file:ext4\", \"calls\": 2, \"errors\": 0}]}"));
-	back = load_capturing(a, &msg);
+	back = load_capturing(a, "f.json", &msg);
 	assert_non_null(back);
 	free(msg);
 	assert_true(back->reach);
@@ -199,7 +176,7 @@ static void test_reach_json_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *msg;
-		struct footprint *fp = load_capturing(cases[i].text, &msg);
+		struct footprint *fp = load_capturing(cases[i].text, "f.json", &msg);
 
 		if (fp)
 			fail_msg("case %zu loaded: %s", i, cases[i].text);
