@@ -73,3 +73,17 @@ d = json.load(open(sys.argv[1]))
 $3
 json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
 }
+
+# guest_usable NAME: whether tests/guest/run can boot here; if not, says why as NAME's skip (the caller exits 0)
+guest_usable() {
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "$1" "not root: the guest harness exports / over 9p, which needs root"
+		return 1
+	fi
+	for t in qemu-system-x86_64 busybox; do
+		if ! command -v $t >/dev/null; then
+			skip "$1" "no $t (make deps installs qemu-system-x86 and busybox-static)"
+			return 1
+		fi
+	done
+}

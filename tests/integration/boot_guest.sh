@@ -12,16 +12,7 @@
 #      powers off normally.
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "boot_guest" "not root: the guest harness exports / over 9p, which needs root"
-	exit 0
-fi
-for t in qemu-system-x86_64 busybox; do
-	if ! command -v $t >/dev/null; then
-		skip "boot_guest" "no $t (make deps installs qemu-system-x86 and busybox-static)"
-		exit 0
-	fi
-done
+guest_usable "boot_guest" || exit 0
 cd "$KF_TOP" || exit 1
 # under the current directory: the guest's only writable 9p export, so the host reads what it wrote
 D=$(mktemp -d "$KF_TOP/$KF_BUILD/.boot_guest.XXXXXX") || exit 1

@@ -10,16 +10,7 @@
 # One boot: ~35 s of wall time on the 2-vCPU VM at load 5.
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "boot_systemd" "not root: the guest harness exports / over 9p, which needs root"
-	exit 0
-fi
-for t in qemu-system-x86_64 busybox; do
-	if ! command -v $t >/dev/null; then
-		skip "boot_systemd" "no $t (make deps installs qemu-system-x86 and busybox-static)"
-		exit 0
-	fi
-done
+guest_usable "boot_systemd" || exit 0
 if [ ! -x /lib/systemd/systemd ]; then
 	skip "boot_systemd" "no /lib/systemd/systemd on this root (the guest boots the host's own systemd)"
 	exit 0
