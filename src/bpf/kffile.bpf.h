@@ -199,9 +199,31 @@ static __always_inline void *rdonly_cast(__u64 p, __u32 id)
  */
 _Static_assert(__builtin_offsetof(struct kiocb, ki_filp) == 0, "struct kiocb starts with its file");
 
+/*
+ * The current task's fd table through an untrusted pointer: a load from the trusted bpf_get_current_task_btf()
+ * makes the verifier search the kernel's BTF for the names that could keep it trusted (fd_file() above), ~1 ms at
+ * each place; loads from an untrusted one are checked without a search.
+ */
+static __always_inline struct fdtable *cur_fdt_cast(void)
+{
+	return ((struct task_struct *)rdonly_cast(bpf_get_current_task(), KF_ID_TASK_STRUCT))->files->fdt;
+}
+
+/* fd_file() for the program that has plain loads; inline, as a global function cannot return a pointer. */
+static __always_inline __u64 fd_file_cast(int fd)
+{
+	struct fdtable *fdt = cur_fdt_cast();
+	struct kiocb *slot;
+
+	if (fd < 0 || (__u32)fd >= fdt->max_fds)
+		return 0;
+	slot = rdonly_cast((__u64)fdt->fd + (__u64)(__u32)fd * sizeof(void *), KF_ID_KIOCB);
+	return (__u64)slot->ki_filp;
+}
+
 __noinline int file_kind_cast(int fd, struct kf_reach_file *f)
 {
-	struct fdtable *fdt = bpf_get_current_task_btf()->files->fdt;
+	struct fdtable *fdt = cur_fdt_cast();
 	struct kiocb *slot;
 	struct file *file;
 	struct inode *ino;
@@ -221,6 +243,8 @@ __noinline int file_kind_cast(int fd, struct kf_reach_file *f)
 }
 
 #define FILE_KIND(cast, fd, f) ((cast) ? file_kind_cast(fd, f) : file_kind(fd, f))
+#define FD_FILE(cast, fd)      ((cast) ? fd_file_cast(fd) : fd_file(fd))
 #else
 #define FILE_KIND(cast, fd, f) file_kind(fd, f)
+#define FD_FILE(cast, fd)      fd_file(fd)
 #endif

@@ -121,9 +121,9 @@ __noinline int reach_add(struct kf_reach_key *k, __u32 err)
 #include "kffile.bpf.h"
 
 /* The CLONE_NEW* type of the namespace file at fd (setns with nstype 0), 0 when it is not one. */
-static __always_inline __u32 ns_type_of(int fd)
+static __always_inline __u32 ns_type_of(int fd, bool cast)
 {
-	struct file *file = (struct file *)fd_file(fd);
+	struct file *file = (struct file *)FD_FILE(cast, fd);
 	struct ns_common *ns;
 	char fstype[8] = {};
 
@@ -331,7 +331,7 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
 		flags = a & KF_CLONE_NEW_ALL;
 		if (!a && !err)
-			flags = ns_type_of((int)ARG(0)) & KF_CLONE_NEW_ALL;
+			flags = ns_type_of((int)ARG(0), cast) & KF_CLONE_NEW_ALL;
 		reach_ns(k, flags, err);
 		return 0;
 	case KF_RO_FSTYPE:
