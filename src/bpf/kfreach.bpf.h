@@ -346,6 +346,9 @@ static __always_inline int reach_call_body(struct kf_task_rec *tr, __u32 abi_nr,
 		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
 			reach_add(tr, k, err);
 	}
+	/* most calls (read, write, fstat...) have only their fds: done */
+	if (sc.op == KF_RO_NONE || sc.op == KF_RO_MMAP || sc.op == KF_RO_IOCTL)
+		return 0;
 	__builtin_memset(&k->f, 0, sizeof(k->f));
 	switch (sc.op) {
 	case KF_RO_SOCKET:
