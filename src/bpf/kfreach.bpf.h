@@ -48,12 +48,21 @@ struct {
 	__type(value, char[KF_FSNAME_MAX]);
 } fsnames SEC(".maps");
 
-/* A new key on the stack is built here first: the map compares every byte of it. */
+/*
+ * A call's key is built here, not on the stack, and with it the kind of its first fd: the stack of reach_call()
+ * and of what it calls must stay within 512 bytes, rounded up to 32 at each call (6.1's helper reads of a file
+ * take 296 of them).
+ */
+struct reach_scratch_val {
+	struct kf_reach_key k;
+	struct kf_reach_file first; /* a call with two fds: the kind of the first */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct kf_reach_key);
+	__type(value, struct reach_scratch_val);
 } reach_scratch SEC(".maps");
 
 /* binfmt_misc took the file an exec named (kprobe below): the exec's bprm, by thread id. */
@@ -120,6 +129,7 @@ __noinline int reach_put(struct kf_reach_key *k, __u64 calls, __u64 errors)
 }
 
 _Static_assert(sizeof(struct kf_reach_key) == 64, "the cache hashes and compares the key as 8 words");
+_Static_assert(sizeof(struct kf_reach_file) == 48, "file_eq() compares 6 words");
 
 static __always_inline bool key_eq(const struct kf_reach_key *x, const struct kf_reach_key *y)
 {
@@ -221,10 +231,8 @@ static __always_inline bool file_eq(const struct kf_reach_file *x, const struct 
 {
 	const __u64 *a = (const __u64 *)x, *b = (const __u64 *)y;
 
-	for (int i = 0; i < sizeof(*x) / 8; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
+	/* one branch, not one a word: fewer paths for the verifier to walk */
+	return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) | (a[5] ^ b[5])) == 0;
 }
 
 /* Argument i of a call of that ABI in saved registers r: inlined into the two ways of finding r below. */
@@ -305,14 +313,15 @@ static __always_inline int reach_call_body(struct kf_task_rec *tr, __u32 abi_nr,
 {
 	__u32 err = err_fmt & 0xffff, binfmt = err_fmt >> 16;
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
-	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
-	struct kf_reach_file first;
+	struct reach_scratch_val *scr = bpf_map_lookup_elem(&reach_scratch, &zero);
+	struct kf_reach_key *k;
 	struct kf_reach_sc sc;
 	int found = 0;
 	__u64 a, b;
 
-	if (!tr || !k || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
+	if (!tr || !scr || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
 		return 0;
+	k = &scr->k;
 	sc = reach_sc[i];
 	__builtin_memset(k, 0, sizeof(*k));
 	k->proc = tr->t.proc;
@@ -340,14 +349,14 @@ static __always_inline int reach_call_body(struct kf_task_rec *tr, __u32 abi_nr,
 	}
 	if (sc.fd[1] >= 0) {
 		/* A second fd (sendfile, splice, tee, copy_file_range): a call reaches a kind once. */
-		__builtin_memcpy(&first, &k->f, sizeof(first));
+		__builtin_memcpy(&scr->first, &k->f, sizeof(scr->first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
+		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&scr->first, &k->f)))
 			reach_add(tr, k, err);
 	}
 	/* most calls (read, write, fstat...) have only their fds: done */
-	if (sc.op == KF_RO_NONE || sc.op == KF_RO_MMAP || sc.op == KF_RO_IOCTL)
+	if (sc.op <= KF_RO_IOCTL) /* KF_RO_NONE, KF_RO_MMAP, KF_RO_IOCTL */
 		return 0;
 	__builtin_memset(&k->f, 0, sizeof(k->f));
 	switch (sc.op) {
