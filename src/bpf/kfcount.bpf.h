@@ -113,6 +113,9 @@ __noinline int account(__u32 proc, __u64 call, __u32 err, __u64 n, __u64 ns)
 	return spill(proc, abi, nr, err, n, ns);
 }
 
+/* kfreach.bpf.h: what the task's calls reached, from its cache into the `reach` hash */
+__noinline int reach_flush(struct kf_task_rec *tr);
+
 struct fold_walk {
 	struct kf_task_rec *tr;
 	__u32 proc;
@@ -140,8 +143,9 @@ static long fold_one(__u32 i, void *ctx)
 }
 
 /*
- * A task's own counts (per_task), into its process record when it ends: before the record can be taken. At the
- * end of a recording (handover), user space may have taken them already from a task still alive then; whoever
+ * A task's own counts (per_task), into its process record when it ends, and what its calls reached still in its
+ * cache into the `reach` hash: before the record can be taken, and the process's refinements with it. At the end
+ * of a recording (handover), user space may have taken both already from a task still alive then; whoever
  * creates the task's `claims` entry first has them.
  */
 static __always_inline void fold(struct kf_task_rec *tr, struct task_struct *task)
@@ -164,4 +168,5 @@ static __always_inline void fold(struct kf_task_rec *tr, struct task_struct *tas
 		}
 	}
 	bpf_loop(KF_TASK_NR, fold_one, &w, 0);
+	reach_flush(tr);
 }

@@ -48,12 +48,21 @@ struct {
 	__type(value, char[KF_FSNAME_MAX]);
 } fsnames SEC(".maps");
 
-/* A new key on the stack is built here first: the map compares every byte of it. */
+/*
+ * A call's key is built here, not on the stack, and with it the kind of its first fd: the stack of reach_call()
+ * and of what it calls must stay within 512 bytes, rounded up to 32 at each call (6.1's helper reads of a file
+ * take 296 of them).
+ */
+struct reach_scratch_val {
+	struct kf_reach_key k;
+	struct kf_reach_file first; /* a call with two fds: the kind of the first */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct kf_reach_key);
+	__type(value, struct reach_scratch_val);
 } reach_scratch SEC(".maps");
 
 /* binfmt_misc took the file an exec named (kprobe below): the exec's bprm, by thread id. */
@@ -75,11 +84,12 @@ struct ns_common___old {
 } __attribute__((preserve_access_index));
 
 /*
- * One more call (failed when err) reached what k says. This and the functions below are global: the verifier
- * checks each once, not once per call site and state (inlined, the sys_exit program took 47 000 instructions
- * and 60 ms to verify; now ~2 000 more), and not at all with_reach false (never called).
+ * calls more calls (errors of them failed) reached what k says: into the `reach` hash; 0 when the map had no room.
+ * This and the functions below are global: the verifier checks each once, not once per call site and state
+ * (inlined, the sys_exit program took 47 000 instructions and 60 ms to verify; now ~2 000 more), and not at all
+ * with_reach false (never called).
  */
-__noinline int reach_add(struct kf_reach_key *k, __u32 err)
+__noinline int reach_put(struct kf_reach_key *k, __u64 calls, __u64 errors)
 {
 	struct kf_reach_key key;
 	struct kf_reach_val *v;
@@ -108,13 +118,92 @@ __noinline int reach_add(struct kf_reach_key *k, __u32 err)
 		}
 		v = bpf_map_lookup_elem(&reach, &key);
 		if (!v) {
-			__sync_fetch_and_add(&lost_reach, 1);
+			__sync_fetch_and_add(&lost_reach, calls);
 			return 0;
 		}
 	}
-	__sync_fetch_and_add(&v->calls, 1);
-	if (err)
-		__sync_fetch_and_add(&v->errors, 1);
+	__sync_fetch_and_add(&v->calls, calls);
+	if (errors)
+		__sync_fetch_and_add(&v->errors, errors);
+	return 1;
+}
+
+_Static_assert(sizeof(struct kf_reach_key) == 64, "the cache hashes and compares the key as 8 words");
+_Static_assert(sizeof(struct kf_reach_file) == 48, "file_eq() compares 6 words");
+
+static __always_inline bool key_eq(const struct kf_reach_key *x, const struct kf_reach_key *y)
+{
+	const __u64 *a = (const __u64 *)x, *b = (const __u64 *)y;
+
+	return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) | (a[5] ^ b[5]) |
+		(a[6] ^ b[6]) | (a[7] ^ b[7])) == 0;
+}
+
+/*
+ * One more call of the task tr (failed when err) reached what k says. With per_task, into the task's cache
+ * (struct kf_reach_pend) when k is in its entry there: compared by value, so it is exact whatever became of the
+ * files since. Otherwise into the hash, and k takes the entry when it is free or has had fewer calls than the
+ * misses it saw since it was put there (whose calls then go into the hash): a hash operation and a half per call
+ * at worst, when keys that share an entry take turns. Without per_task, user space could not take the cache of a
+ * task alive at the end (no pidfd of a thread): straight into the hash.
+ */
+__noinline int reach_add(struct kf_task_rec *tr, struct kf_reach_key *k, __u32 err)
+{
+	const __u64 *w = (const __u64 *)k;
+	__u64 fail = (__u64)(-(__s64)err) >> 63; /* err != 0, without a branch for the verifier to walk twice */
+	struct kf_reach_pend *e;
+	__u64 h;
+
+	if (!k || !tr)
+		return 0;
+	if (!per_task)
+		return reach_put(k, 1, fail);
+	/* The words that tell a task's keys apart: the call, kind and value, mode and device, socket, fs type. */
+	h = (w[0] ^ w[1] ^ w[2] ^ w[3] ^ w[4]) * 0x9e3779b97f4a7c15ull;
+	e = &tr->reach[h >> (64 - KF_REACH_CACHE_BITS)];
+	if (key_eq(&e->key, k)) {
+		e->calls++;
+		e->errors += fail;
+		return 1;
+	}
+	/* The hash has every key that enters the cache (and its filesystem type's name): user space names them. */
+	if (!reach_put(k, 1, fail))
+		return 0;
+	if (e->key.kind && ++e->contest <= e->calls)
+		return 1;
+	if (e->calls) /* a free entry has none */
+		reach_put(&e->key, e->calls, e->errors);
+	__builtin_memcpy(&e->key, k, sizeof(e->key));
+	e->calls = 0;
+	e->errors = 0;
+	e->contest = 0;
+	return 1;
+}
+
+/* One entry of reach_flush(); ctx: the task's value, through the stack (where bpf_loop() wants it). */
+static long flush_one(__u32 i, void *ctx)
+{
+	struct kf_task_rec *tr = *(struct kf_task_rec **)ctx;
+	struct kf_reach_pend *e;
+
+	barrier_var(i);
+	if (!tr || i >= KF_REACH_CACHE)
+		return 1;
+	e = &tr->reach[i];
+	if (e->key.kind && e->calls)
+		reach_put(&e->key, e->calls, e->errors);
+	e->calls = 0;
+	return 0;
+}
+
+/*
+ * The task's refinements still in its cache, into the hash: at its end, where its counts are folded (fold()).
+ * Through bpf_loop(): the verifier checks one entry, not each of them.
+ */
+__noinline int reach_flush(struct kf_task_rec *tr)
+{
+	if (with_reach && tr)
+		bpf_loop(KF_REACH_CACHE, flush_one, &tr, 0);
 	return 0;
 }
 
@@ -142,10 +231,8 @@ static __always_inline bool file_eq(const struct kf_reach_file *x, const struct 
 {
 	const __u64 *a = (const __u64 *)x, *b = (const __u64 *)y;
 
-	for (int i = 0; i < sizeof(*x) / 8; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
+	/* one branch, not one a word: fewer paths for the verifier to walk */
+	return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]) | (a[5] ^ b[5])) == 0;
 }
 
 /* Argument i of a call of that ABI in saved registers r: inlined into the two ways of finding r below. */
@@ -196,7 +283,7 @@ __noinline __u64 call_arg_regs(__u64 regs, __u32 abi, __u32 i)
 #endif
 
 /* One refinement per CLONE_NEW* bit of flags. Global: its loop is walked once, not at each of its 4 callers. */
-__noinline int reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
+__noinline int reach_ns(struct kf_task_rec *tr, struct kf_reach_key *k, __u32 flags, __u32 err)
 {
 	if (!k)
 		return 0;
@@ -204,7 +291,7 @@ __noinline int reach_ns(struct kf_reach_key *k, __u32 flags, __u32 err)
 	for (int i = 0; i < 8 && flags; i++) {
 		k->val = flags & -flags;
 		flags &= flags - 1;
-		reach_add(k, err);
+		reach_add(tr, k, err);
 	}
 	return 0;
 }
@@ -218,24 +305,26 @@ static __always_inline __u64 user_u64(__u64 addr)
 }
 
 /*
- * What call (abi, nr) of process proc reached, at its sys_exit: the kinds of its fd arguments, and what its
+ * What call (abi, nr) of task tr reached, at its sys_exit: the kinds of its fd arguments, and what its
  * reach_sc row's op decodes. binfmt: the format a successful exec ran (kf_task.binfmt).
  */
-static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs, bool cast)
+static __always_inline int reach_call_body(struct kf_task_rec *tr, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs,
+					   bool cast)
 {
 	__u32 err = err_fmt & 0xffff, binfmt = err_fmt >> 16;
 	__u32 zero = 0, abi = abi_nr >> 16, nr = abi_nr & 0xffff, i = abi * KF_REACH_NR_MAX + nr, flags;
-	struct kf_reach_key *k = bpf_map_lookup_elem(&reach_scratch, &zero);
-	struct kf_reach_file first;
+	struct reach_scratch_val *scr = bpf_map_lookup_elem(&reach_scratch, &zero);
+	struct kf_reach_key *k;
 	struct kf_reach_sc sc;
 	int found = 0;
 	__u64 a, b;
 
-	if (!k || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
+	if (!tr || !scr || abi >= KF_BPF_NABI || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
 		return 0;
+	k = &scr->k;
 	sc = reach_sc[i];
 	__builtin_memset(k, 0, sizeof(*k));
-	k->proc = proc;
+	k->proc = tr->t.proc;
 	k->nr = nr;
 	k->abi = abi;
 	a = sc.op ? ARG(sc.arg & 7) : 0;
@@ -249,23 +338,26 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 		k->kind = KF_RK_FD;
 		found = FILE_KIND(cast, (int)ARG(sc.fd[0] & 7), &k->f);
 		if (found)
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		if (sc.op == KF_RO_IOCTL) {
 			/* the command, made on that kind of file */
 			k->kind = KF_RK_IOCTL;
 			k->val = a;
-			reach_add(k, err);
+			reach_add(tr, k, err);
 			k->val = 0;
 		}
 	}
 	if (sc.fd[1] >= 0) {
 		/* A second fd (sendfile, splice, tee, copy_file_range): a call reaches a kind once. */
-		__builtin_memcpy(&first, &k->f, sizeof(first));
+		__builtin_memcpy(&scr->first, &k->f, sizeof(scr->first));
 		__builtin_memset(&k->f, 0, sizeof(k->f));
 		k->kind = KF_RK_FD;
-		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&first, &k->f)))
-			reach_add(k, err);
+		if (FILE_KIND(cast, (int)ARG(sc.fd[1] & 7), &k->f) && !(found && file_eq(&scr->first, &k->f)))
+			reach_add(tr, k, err);
 	}
+	/* most calls (read, write, fstat...) have only their fds: done */
+	if (sc.op <= KF_RO_IOCTL) /* KF_RO_NONE, KF_RO_MMAP, KF_RO_IOCTL */
+		return 0;
 	__builtin_memset(&k->f, 0, sizeof(k->f));
 	switch (sc.op) {
 	case KF_RO_SOCKET:
@@ -285,7 +377,7 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 				k->f.family = family;
 				k->f.type = type;
 				k->f.protocol = protocol;
-				reach_add(k, err);
+				reach_add(tr, k, err);
 				return 0;
 			}
 			__builtin_memset(&k->f, 0, sizeof(k->f));
@@ -293,14 +385,14 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 		k->f.family = ARG(0);
 		k->f.type = ARG(1) & 0xf; /* SOCK_TYPE_MASK: without SOCK_NONBLOCK, SOCK_CLOEXEC */
 		k->f.protocol = ARG(2);
-		reach_add(k, err);
+		reach_add(tr, k, err);
 		return 0;
 	case KF_RO_ADDR:
 		if (!a || ARG((sc.arg + 1) & 7) < 2)
 			return 0;
 		k->kind = KF_RK_AF;
 		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		return 0;
 	case KF_RO_MSGHDR:
 		/* struct msghdr: msg_name, msg_namelen; in the 32-bit ABIs, struct compat_msghdr */
@@ -315,54 +407,54 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 			return 0;
 		k->kind = KF_RK_AF;
 		if (bpf_probe_read_user(&k->val, 2, (void *)a) == 0)
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		return 0;
 	case KF_RO_EXEC:
 		if (err || !binfmt)
 			return 0;
 		k->kind = KF_RK_BINFMT;
 		k->val = binfmt;
-		reach_add(k, err);
+		reach_add(tr, k, err);
 		return 0;
-	case KF_RO_CLONE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0; /* no signal number has bit 7 */
-	case KF_RO_CLONE3: reach_ns(k, user_u64(a) & KF_CLONE_NEW_ALL, err); return 0;
-	case KF_RO_UNSHARE: reach_ns(k, a & KF_CLONE_NEW_ALL, err); return 0;
+	case KF_RO_CLONE: reach_ns(tr, k, a & KF_CLONE_NEW_ALL, err); return 0; /* no signal number has bit 7 */
+	case KF_RO_CLONE3: reach_ns(tr, k, user_u64(a) & KF_CLONE_NEW_ALL, err); return 0;
+	case KF_RO_UNSHARE: reach_ns(tr, k, a & KF_CLONE_NEW_ALL, err); return 0;
 	case KF_RO_SETNS:
 		/* nstype 0: the type of the namespace the fd is of, as a successful call found it */
 		flags = a & KF_CLONE_NEW_ALL;
 		if (!a && !err)
 			flags = ns_type_of((int)ARG(0), cast) & KF_CLONE_NEW_ALL;
-		reach_ns(k, flags, err);
+		reach_ns(tr, k, flags, err);
 		return 0;
 	case KF_RO_FSTYPE:
 		if (!a || bpf_probe_read_user_str(k->f.name, sizeof(k->f.name), (void *)a) <= 1)
 			return 0;
 		k->kind = KF_RK_FSTYPE;
-		reach_add(k, err);
+		reach_add(tr, k, err);
 		return 0;
 	case KF_RO_PRCTL:
 	case KF_RO_ARCH_PRCTL:
 	case KF_RO_KEYCTL:
 		k->kind = sc.op == KF_RO_PRCTL ? KF_RK_PRCTL : sc.op == KF_RO_KEYCTL ? KF_RK_KEYCTL : KF_RK_ARCH_PRCTL;
 		k->val = a;
-		reach_add(k, err);
+		reach_add(tr, k, err);
 		return 0;
 	case KF_RO_BPF:
 		k->kind = KF_RK_BPF_CMD;
 		k->val = a;
-		reach_add(k, err);
+		reach_add(tr, k, err);
 		if (a != KF_BPF_PROG_LOAD && a != KF_BPF_MAP_CREATE)
 			return 0;
 		/* prog_type and map_type are both the first member of union bpf_attr */
 		k->kind = a == KF_BPF_PROG_LOAD ? KF_RK_BPF_PROG : KF_RK_BPF_MAP;
 		if (!bpf_probe_read_user(&k->val, sizeof(k->val), (void *)ARG((sc.arg + 1) & 7)))
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		return 0;
 	case KF_RO_PERF:
 		k->kind = KF_RK_PERF_TYPE;
 		if (!bpf_probe_read_user(&k->val, sizeof(k->val),
 					 (void *)a)) /* struct perf_event_attr's first member */
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		return 0;
 	case KF_RO_OPEN:
 	case KF_RO_OPEN_HOW:
@@ -370,15 +462,15 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 		k->kind = KF_RK_OFLAG;
 		if ((flags & (KF_O_TMPFILE | KF_O_DIRECTORY)) == (KF_O_TMPFILE | KF_O_DIRECTORY)) {
 			k->val = KF_O_TMPFILE;
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		}
 		if (flags & KF_O_DIRECT) {
 			k->val = KF_O_DIRECT;
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		}
 		if (flags & KF_O_PATH) {
 			k->val = KF_O_PATH;
-			reach_add(k, err);
+			reach_add(tr, k, err);
 		}
 		return 0;
 	}
@@ -386,15 +478,15 @@ static __always_inline int reach_call_body(__u32 proc, __u32 abi_nr, __u32 err_f
 }
 
 /* The two ways of reading (kffile.bpf.h), each in the sys_exit program that loads it. err_fmt: errno | binfmt << 16 */
-__noinline int reach_call(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
+__noinline int reach_call(struct kf_task_rec *tr, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
 {
-	return reach_call_body(proc, abi_nr, err_fmt, ret, regs, false);
+	return reach_call_body(tr, abi_nr, err_fmt, ret, regs, false);
 }
 
 #if KF_ID_RDONLY_CAST
-__noinline int reach_call_cast(__u32 proc, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
+__noinline int reach_call_cast(struct kf_task_rec *tr, __u32 abi_nr, __u32 err_fmt, __s64 ret, __u64 regs)
 {
-	return reach_call_body(proc, abi_nr, err_fmt, ret, regs, true);
+	return reach_call_body(tr, abi_nr, err_fmt, ret, regs, true);
 }
 #define REACH_CALL(cast, ...) ((cast) ? reach_call_cast(__VA_ARGS__) : reach_call(__VA_ARGS__))
 #else
@@ -411,7 +503,8 @@ static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __
 		return;
 	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)
 		return;
-	REACH_CALL(cast, t->proc, (__u32)abi << 16 | (__u32)nr, err | (__u32)t->binfmt << 16, ret, regs);
+	REACH_CALL(cast, (struct kf_task_rec *)t, (__u32)abi << 16 | (__u32)nr, err | (__u32)t->binfmt << 16, ret,
+		   regs);
 	t->binfmt = 0;
 }
 

@@ -106,4 +106,19 @@ struct kf_reach_val {
 	__u64 errors;
 };
 
+/*
+ * A task's refinements not yet in the `reach` hash (with per_task only): a small direct-mapped cache in its task
+ * storage, found by a hash of the whole key and compared by value, so that a call that reaches what one of the
+ * task's recent calls reached costs a compare and plain adds, not the hash map. Its entries go into the hash when
+ * evicted and at the task's end; user space takes those of tasks alive at the end with their counts.
+ */
+#define KF_REACH_CACHE_BITS 3
+#define KF_REACH_CACHE	    (1 << KF_REACH_CACHE_BITS)
+struct kf_reach_pend {
+	struct kf_reach_key key; /* kind 0: a free entry */
+	__u64 calls;		 /* since it was put here, errors included */
+	__u64 errors;
+	__u64 contest; /* calls of other keys that found it here: past calls, it gives way */
+};
+
 #endif

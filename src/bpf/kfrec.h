@@ -60,13 +60,15 @@ struct kf_task {
  * record). A call then costs the storage lookup the filter makes anyway and plain adds. The counts are folded
  * into the process record when the task ends (sched_process_exit), or read by user space at the end of the
  * recording for tasks still alive (src/trace/bpf_task.c, bpf_take_live()). The kernel's x86_64 numbers end at
- * 469 in 6.18; 480 of them make the value 7 704 bytes, which each task created allocates and zeroes.
+ * 469 in 6.18; 480 of them and the cache of what its calls reached make the value 8 408 bytes, which each task
+ * created allocates and zeroes.
  */
 #define KF_TASK_NR 480
 struct kf_task_rec {
 	struct kf_task t;
 	__u64 calls[KF_TASK_NR];
-	__u64 ns[KF_TASK_NR]; /* the time in them, in the time mode */
+	__u64 ns[KF_TASK_NR];			    /* the time in them, in the time mode */
+	struct kf_reach_pend reach[KF_REACH_CACHE]; /* what its calls reached, not yet in the `reach` hash */
 };
 
 /*

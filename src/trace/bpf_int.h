@@ -95,6 +95,8 @@ void bpf_reach_setup(struct bpf_session *s, bool on);
  * (which keeps it small on long runs), when ended_only. Returns 0 or -1 after reporting.
  */
 int bpf_read_reach(struct bpf_session *s, bool ended_only);
+/* What the calls of a task alive at the end reached, from the cache in its storage that bpf_take_live() took. */
+void bpf_reach_taken(struct bpf_session *s, const struct kf_reach_pend *e, size_t n);
 /* -v: entries made and moved out; the exit program's time per run when the kernel keeps BPF statistics. */
 void bpf_reach_debug(struct bpf_session *s);
 

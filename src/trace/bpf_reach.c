@@ -200,6 +200,25 @@ static bool proc_done(struct bpf_session *s, uint32_t proc)
 	return p && p->end_s >= 0;
 }
 
+/* calls of key's call (errors of them failed) reached what key says: into the footprint. */
+static void reach_into(struct bpf_session *s, int fsnames, const struct kf_reach_key *key, uint64_t calls,
+		       uint64_t errors)
+{
+	char value[KF_REACH_VALUE_MAX], fdv[KF_REACH_VALUE_MAX];
+	const char *kind = NULL;
+	bool has_fd;
+	struct fp_proc *p;
+
+	if (key->abi >= KF_ABI_NR || !key_value(fsnames, key, &kind, value, sizeof(value), fdv, &has_fd))
+		return;
+	p = bpf_proc(s, key->proc);
+	if (calls > errors)
+		fp__reach(s->fp, p, (enum kf_abi)key->abi, key->nr, kind, value, has_fd ? fdv : NULL, 0,
+			  calls - errors);
+	if (errors)
+		fp__reach(s->fp, p, (enum kf_abi)key->abi, key->nr, kind, value, has_fd ? fdv : NULL, 1, errors);
+}
+
 int bpf_read_reach(struct bpf_session *s, bool ended_only)
 {
 	int fd = bpf_map__fd(s->skel->maps.reach), fsnames = bpf_map__fd(s->skel->maps.fsnames);
@@ -213,26 +232,13 @@ int bpf_read_reach(struct bpf_session *s, bool ended_only)
 		return 0;
 	s->fp->reach = true;
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		char value[KF_REACH_VALUE_MAX], fdv[KF_REACH_VALUE_MAX];
-		const char *kind = NULL;
-		bool has_fd;
-
 		key = next;
 		prev = &key;
 		if (ended_only && !proc_done(s, key.proc))
 			continue;
 		if (bpf_map_lookup_elem(fd, &key, &val) < 0)
 			continue;
-		if (key.abi < KF_ABI_NR && key_value(fsnames, &key, &kind, value, sizeof(value), fdv, &has_fd)) {
-			struct fp_proc *p = bpf_proc(s, key.proc);
-
-			if (val.calls > val.errors)
-				fp__reach(s->fp, p, (enum kf_abi)key.abi, key.nr, kind, value, has_fd ? fdv : NULL, 0,
-					  val.calls - val.errors);
-			if (val.errors)
-				fp__reach(s->fp, p, (enum kf_abi)key.abi, key.nr, kind, value, has_fd ? fdv : NULL, 1,
-					  val.errors);
-		}
+		reach_into(s, fsnames, &key, val.calls, val.errors);
 		if (ended_only) {
 			XGROW(done, done_cap, ndone + 1);
 			done[ndone++] = key;
@@ -248,6 +254,16 @@ int bpf_read_reach(struct bpf_session *s, bool ended_only)
 		debug("backend bpf: moved %zu refinements of ended processes out of the kernel", ndone);
 	free(done);
 	return rc;
+}
+
+void bpf_reach_taken(struct bpf_session *s, const struct kf_reach_pend *e, size_t n)
+{
+	int fsnames = bpf_map__fd(s->skel->maps.fsnames);
+
+	/* Every key in a cache went through the hash first: its filesystem type's name is known. */
+	for (size_t i = 0; i < n; i++)
+		if (e[i].key.kind && e[i].calls)
+			reach_into(s, fsnames, &e[i].key, e[i].calls, e[i].errors);
 }
 
 void bpf_reach_debug(struct bpf_session *s)

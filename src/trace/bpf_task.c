@@ -202,6 +202,7 @@ struct bpf_live {
 	pid_t tid;
 	uint64_t calls[KF_TASK_NR];
 	uint64_t ns[KF_TASK_NR];
+	struct kf_reach_pend reach[KF_REACH_CACHE]; /* what its calls reached, not yet in the kernel's hash */
 };
 
 bool bpf_per_task_usable(void)
@@ -250,8 +251,11 @@ static int take_task(struct bpf_session *s, pid_t pid, pid_t tid, struct kf_task
 		return 0;
 	}
 	if (rc) {
+		/* what those calls reached is lost with them: a footprint that says so is incomplete */
 		for (int i = 0; i < KF_TASK_NR; i++)
 			s->lost_live += t->calls[i];
+		for (int i = 0; i < KF_REACH_CACHE; i++)
+			s->lost_live += t->reach[i].key.kind ? t->reach[i].calls : 0;
 		return 0;
 	}
 	XGROW(s->live, s->live_cap, s->nlive_taken + 1);
@@ -259,6 +263,7 @@ static int take_task(struct bpf_session *s, pid_t pid, pid_t tid, struct kf_task
 	s->live[s->nlive_taken].tid = tid;
 	memcpy(s->live[s->nlive_taken].calls, t->calls, sizeof(t->calls));
 	memcpy(s->live[s->nlive_taken].ns, t->ns, sizeof(t->ns));
+	memcpy(s->live[s->nlive_taken].reach, t->reach, sizeof(t->reach));
 	s->nlive_taken++;
 	return 0;
 }
@@ -386,5 +391,6 @@ void bpf_apply_live(struct bpf_session *s)
 		for (int i = 0; i < KF_TASK_NR; i++)
 			if (s->live[k].calls[i])
 				fp__account(s->fp, p, KF_ABI_X86_64, i, 0, s->live[k].calls[i], s->live[k].ns[i]);
+		bpf_reach_taken(s, s->live[k].reach, KF_REACH_CACHE);
 	}
 }
