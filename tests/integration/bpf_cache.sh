@@ -1,7 +1,7 @@
 #!/bin/sh
 # The bpf backend's program cache (src/trace/bpf_cache.c, docs/bpf.md#the-cache): a run takes the programs and maps
 # an earlier run with the same key pinned, and its footprint is the one a fresh load gives (KF_BPF_CACHE=0), on
-# coreutils, python3, threads, a pipeline, with what calls reached. Other options, other keys; a run that finds the
+# coreutils, python3, threads, a shell starting programs, with what calls reached. Other options, other keys; a run that finds the
 # cache held loads privately, and both are right; a run killed holding it leaves it to be rebuilt; a process left
 # running by an earlier run (its task storage still there) is not in the next run's footprint; -p on the same
 # process twice in a row counts what ptrace counts; nothing stays attached between runs.
@@ -56,7 +56,7 @@ links_to_cache() {
 # --- fresh and cached, twice in a row: the same footprints ---
 i=0
 for w in "ls -la /usr/lib" "cat /etc/os-release" "$PY -c 'import json, os; os.listdir(\"/\")'" "$WL/wl_threads" \
-	"sh -c 'ls /usr/bin | wc -l; echo x >/dev/null'" "$WL/wl_reach"; do
+	"sh -c 'ls /usr/bin >/dev/null; cat /etc/hostname; sh -c exit'" "$WL/wl_reach"; do
 	i=$((i + 1))
 	[ "$w" = "$WL/wl_reach" ] && [ ! -x "$WL/wl_reach" ] && continue
 	KF_BPF_CACHE=0 rec "fresh$i" -- sh -c "exec $w"
@@ -119,22 +119,20 @@ same "kill -9: the run after = fresh" fls afterkill2
 eq "kill -9: nothing attached to the cached programs" 0 "$(links_to_cache)"
 
 # --- a process left running by a run keeps its task storage: not in the next run's footprint ---
-if [ -x "$WL/wl_sleeper" ]; then
-	rec daemon -d 0.5 --keep-running -- "$WL/wl_sleeper" 1
-	dpid=$(sed -n 's/.*--keep-running): pid \([0-9]*\).*/\1/p' "$T/daemon.err" | head -1)
-	KF_BPF_CACHE=0 rec ftrue -- true
-	rec ctrue -- true
-	rec ctrue2 -- true
-	eq "daemon: left running ($dpid), then two runs from the cache" "yes cache cache" \
-		"$(kill -0 "${dpid:-0}" 2>/dev/null && echo yes || echo no) $(from ctrue) $(from ctrue2)"
-	eq "daemon: its getppid and nanosleep not in the next runs" "0 0 0 0" \
-		"$(calls ctrue getppid) $(calls ctrue nanosleep) $(calls ctrue2 getppid) $(calls ctrue2 nanosleep)"
-	same "daemon: the next run = fresh" ftrue ctrue
-	same "daemon: the one after = fresh" ftrue ctrue2
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
-else
-	skip "bpf_cache daemon" "workloads not built: run make workloads"
-fi
+# A shell that forks, execs and fails an open every 20 ms, left running by -d --keep-running: its storage says it
+# was followed, with a process number the next run gives to its own.
+rec daemon -d 0.5 --keep-running -- sh -c 'while :; do cat /nonexistent-kf-daemon 2>/dev/null; sleep 0.02; done'
+dpid=$(sed -n 's/.*--keep-running): pid \([0-9]*\).*/\1/p' "$T/daemon.err" | head -1)
+KF_BPF_CACHE=0 rec fsleep3 -- sleep 0.3
+rec csleep3 -- sleep 0.3
+rec csleep3b -- sleep 0.3
+eq "daemon: left running (${dpid:-none}), then two runs from the cache" "yes cache cache" \
+	"$(kill -0 "${dpid:-0}" 2>/dev/null && echo yes || echo no) $(from csleep3) $(from csleep3b)"
+eq "daemon: its processes and calls not in the next runs" "1 0 1 0" \
+	"$(jget "$T/csleep3.json" "len(d['processes'])") $(calls csleep3 wait4) $(jget "$T/csleep3b.json" "len(d['processes'])") $(calls csleep3b wait4)"
+same "daemon: the next run = fresh" fsleep3 csleep3
+same "daemon: the one after = fresh" fsleep3 csleep3b
+[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
 
 # --- -p twice on the same process (its task storage and claims from the run before): counts as ptrace's ---
 mkfifo "$T/go" "$T/ack"
