@@ -40,7 +40,7 @@
 #define LOCK_DIR     "/run/kfootprint"
 #define CLEAN_MARK   "clean\n"
 #define PROGS_MAX    16
-#define CACHES_KEPT  8 /* other keys' caches kept when one more is made (each holds ~1.5 MB of kernel memory) */
+#define CACHES_KEPT  8 /* other keys' caches kept when one more is made (each holds up to ~1.9 MB of kernel memory) */
 #define KEY_HEX	     32
 #define MAP_KEY_MAX  512
 #define ARRAY_ZEROED 64 /* arrays with more entries than this are not reset entry by entry: no cache */
