@@ -495,7 +495,7 @@ static int reset_maps(struct bpf_session *s, char *why, size_t len)
 static int reuse_maps(struct bpf_session *s, int *fds, char *why, size_t len)
 {
 	struct bpf_map *bss = s->skel->maps.bss;
-	size_t sz = ((size_t)bpf_map__value_size(bss) + 4095) & ~(size_t)4095;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), sz = ((size_t)bpf_map__value_size(bss) + page - 1) & ~(page - 1);
 	struct bpf_map *m;
 	int i = 0;
 
