@@ -399,17 +399,34 @@ static int get_maps(struct bpf_session *s, int dir, int *fds, char *why, size_t 
 	return 0;
 }
 
-/* Every entry of a hash deleted: always the first key, as the walk restarts after a delete anyway. */
+/*
+ * Every entry of a hash deleted: the keys walked first, then deleted (deleting while walking would restart the
+ * walk at the first bucket each time, quadratic in a large map), until a walk finds none.
+ */
 static int empty_hash(int fd, size_t key_size)
 {
-	unsigned char key[MAP_KEY_MAX];
+	unsigned char *keys = NULL;
+	size_t n, cap = 0;
+	int rc = 0;
 
-	if (key_size > sizeof(key))
+	if (!key_size || key_size > MAP_KEY_MAX)
 		return -1;
-	while (!bpf_map_get_next_key(fd, NULL, key))
-		if (bpf_map_delete_elem(fd, key) < 0 && errno != ENOENT)
-			return -1;
-	return errno == ENOENT ? 0 : -1;
+	do {
+		n = 0;
+		for (;;) {
+			XGROW(keys, cap, (n + 1) * key_size);
+			if (bpf_map_get_next_key(fd, n ? keys + (n - 1) * key_size : NULL, keys + n * key_size) < 0)
+				break;
+			n++;
+		}
+		if (errno != ENOENT)
+			rc = -1;
+		for (size_t i = 0; i < n && !rc; i++)
+			if (bpf_map_delete_elem(fd, keys + i * key_size) < 0 && errno != ENOENT)
+				rc = -1;
+	} while (n && !rc);
+	free(keys);
+	return rc;
 }
 
 /* An array's entries zeroed (a per-CPU array's on every CPU). */
@@ -669,6 +686,7 @@ static int pin(struct bpf_session *s, struct bpf_cache *c)
 	char why[PATH_MAX + 64], path[PATH_MAX];
 	struct bpf_map *m;
 	int dir = private_dir(c->root_fd, c->key, true, why, sizeof(why)), rc = 0;
+	uint64_t t = fp__now_ns();
 
 	if (dir < 0) {
 		debug("backend bpf: program cache: %s", why);
@@ -688,6 +706,9 @@ static int pin(struct bpf_session *s, struct bpf_cache *c)
 	if (rc) {
 		debug("backend bpf: pinning the programs into the cache: %s", strerror(errno));
 		drop_dir(c->root_fd, c->key);
+	} else {
+		debug("backend bpf: programs and maps pinned into the cache in %.2f ms",
+		      (double)(fp__now_ns() - t) / 1e6);
 	}
 	return rc;
 }
