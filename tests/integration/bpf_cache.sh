@@ -15,11 +15,19 @@ if ! grep -q 'programs from the cache' "$T/probe.err"; then
 	exit 0
 fi
 
-# rec NAME [OPTIONS] -- COMMAND...: a bpf footprint into $T/NAME.json, -v's lines in $T/NAME.err
+# rec NAME [OPTIONS] -- COMMAND...: a bpf footprint into $T/NAME.json, -v's lines in $T/NAME.err. A run that found
+# the cache held by a run of another test (another checkout of the same BPF object has the same key) is made again,
+# up to 5 times, unless SHARED=1.
 rec() {
 	name=$1; shift
-	"$KF" record -b bpf -q -v -F json --report /dev/null -o "$T/$name.json" "$@" >/dev/null 2>"$T/$name.err" ||
-		echo "$name: exit $?: $(grep -v 'debug:' "$T/$name.err" | head -1)" >>"$T/failed"
+	tries=0
+	while :; do
+		"$KF" record -b bpf -q -v -F json --report /dev/null -o "$T/$name.json" "$@" >/dev/null 2>"$T/$name.err" ||
+			echo "$name: exit $?: $(grep -v 'debug:' "$T/$name.err" | head -1)" >>"$T/failed"
+		tries=$((tries + 1))
+		[ "${SHARED:-0}" = 0 ] && [ $tries -lt 5 ] && grep -q 'another run holds it' "$T/$name.err" || break
+		sleep 0.5
+	done
 }
 # from NAME: where the run's programs came from: cache, load (a load pinned for the next run), private
 from() {
@@ -98,7 +106,7 @@ KF_BPF_CACHE=0 rec fls -- ls /
 "$KF" record -b bpf -q -v -F json --report /dev/null -o "$T/held.json" -- sleep 1 2>"$T/held.err" &
 kf=$!
 waitfor "$T/held.err" 'loaded and attached'
-rec other -- ls /
+SHARED=1 rec other -- ls /
 wait "$kf"
 eq "concurrent: the first took the cache, the second loaded privately" "cache private" "$(from held) $(from other)"
 grep -q 'another run holds it' "$T/other.err" || not_ok "concurrent: -v says another run holds the cache"
