@@ -125,6 +125,7 @@ static void make_key(struct bpf_session *s, const char *btf_what, const void *bt
 	const void *v;
 	size_t sz;
 
+	/* The protocol between runs (what is reset, the generation, the claims, the mark): a new one, a new number. */
 	hash_str(&h, "kfootprint bpf cache 1");
 	v = kfrec_bpf__elf_bytes(&sz);
 	hash_add(&h, v, sz);
