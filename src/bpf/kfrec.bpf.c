@@ -79,6 +79,7 @@ __u64 ring_high;   /* most bytes seen waiting in the ring */
 __u32 ns_level1;   /* 1 + the level of kfootprint's pid namespace, found at the first event; 0 unknown */
 __u32 handover;	   /* set by user space at the end: a task's exit folds its counts only if it claims them */
 __u64 unsure_lost; /* folds `unsure` had no room for: user space cannot tell whether it read those too */
+__u32 run_gen;	   /* this run: task storage of another (struct kf_task.gen) is not followed */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -250,6 +251,9 @@ static __always_inline struct kf_task *task_of(struct task_struct *task)
 {
 	struct kf_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
 
+	/* An earlier run's (cached maps): a task that lived then, not in `pending`, which holds new tasks only. */
+	if (t && t->gen != run_gen)
+		return NULL;
 	if (t ? t->counted : !npending)
 		return t;
 	if (!follow_current())
@@ -543,7 +547,7 @@ int BPF_PROG(kf_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct kf_task *pt = task_of(task);
-	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH, .counted = 1};
+	struct kf_task init = {.enter_nr = -1, .state = KF_TASK_FRESH, .counted = 1, .gen = run_gen};
 	struct kf_ev_fork *ev;
 	struct kf_proc_rec *r, *pr;
 	__u32 tid, tgid, pid, ppid, zero = 0;

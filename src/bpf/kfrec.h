@@ -52,6 +52,12 @@ struct kf_task {
 	__u8 seccomp_done; /* the call a seccomp filter killed it in is counted */
 	__u8 binfmt;	   /* enum kf_binfmt (kfreach.h) of its exec, until the exec's sys_exit records it */
 	__u8 pad;
+	/*
+	 * The run that gave the task this state (.bss run_gen): with cached maps (src/trace/bpf_cache.c) a task that
+	 * outlived an earlier run still carries that run's storage, which counts as none.
+	 */
+	__u32 gen;
+	__u32 pad2;
 };
 
 /*

@@ -272,15 +272,11 @@ static int observe(struct bpf_session *s)
 }
 
 /* Runs of a program the kernel skipped because it was already running on that CPU (a nested event). */
-static uint64_t prog_misses(const struct bpf_program *prog)
+static uint64_t prog_misses(struct bpf_session *s, const char *name)
 {
 	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 
-	memset(&info, 0, sizeof(info));
-	if (!prog || bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
-		return 0;
-	return info.recursion_misses;
+	return bpf_prog_stats(s, name, &info) ? info.recursion_misses : 0;
 }
 
 /*
@@ -291,10 +287,9 @@ static uint64_t prog_misses(const struct bpf_program *prog)
 static void account_losses(struct bpf_session *s)
 {
 	const struct kfrec_bpf__bss *b = s->skel->bss;
-	uint64_t misses = prog_misses(bpf_prog(s, "kf_sys_enter")) + prog_misses(bpf_prog(s, "kf_sys_exit")) +
-			  prog_misses(bpf_prog(s, "kf_sys_exit_cast")) + prog_misses(bpf_prog(s, "kf_exit")) +
-			  prog_misses(bpf_prog(s, "kf_fork")) + prog_misses(bpf_prog(s, "kf_exec")) +
-			  prog_misses(bpf_prog(s, "kf_misc"));
+	uint64_t misses = prog_misses(s, "kf_sys_enter") + prog_misses(s, "kf_sys_exit") +
+			  prog_misses(s, "kf_sys_exit_cast") + prog_misses(s, "kf_exit") + prog_misses(s, "kf_fork") +
+			  prog_misses(s, "kf_exec") + prog_misses(s, "kf_misc");
 	uint64_t lost =
 	    b->lost_events + b->lost_stats + b->lost_tasks + b->lost_reach + misses + s->lost_live + b->unsure_lost;
 	const struct {
@@ -331,6 +326,13 @@ static void account_losses(struct bpf_session *s)
 	fp__lost(s->fp, lost);
 }
 
+/* The BTF CO-RE relocates against: what the program cache's key says of it (bpf_cache.c). */
+struct btf_choice {
+	const char *what; /* "full" or the kernel the minimal one is of */
+	const void *btf;  /* the minimal BTF, NULL for the full one */
+	size_t len;
+};
+
 /* A minimal BTF into a memfd for libbpf's btf_custom_path, or -1. */
 static int btf_memfd(const unsigned char *btf, size_t len)
 {
@@ -351,13 +353,14 @@ static int btf_memfd(const unsigned char *btf, size_t len)
  * build-id notes: the build kernel's, or one of BTF_KERNELS), that BTF is exactly what the parse would find.
  * Returns a memfd, or -1: full BTF. *build_kernel: the build kernel's, whose kfunc ids kf_sys_exit_cast holds.
  */
-static int min_btf_fd(bool *build_kernel)
+static int min_btf_fd(bool *build_kernel, struct btf_choice *bc)
 {
 	unsigned char notes[4096];
 	ssize_t n = -1;
 	int fd;
 
 	*build_kernel = false;
+	*bc = (struct btf_choice){"full", NULL, 0};
 	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, notes, sizeof(notes));
@@ -368,6 +371,7 @@ static int min_btf_fd(bool *build_kernel)
 		debug("backend bpf: the build kernel: CO-RE against its minimal BTF (%zu bytes)",
 		      sizeof(kfrec_min_btf) - 1);
 		*build_kernel = true;
+		*bc = (struct btf_choice){"build kernel", kfrec_min_btf, sizeof(kfrec_min_btf) - 1};
 		return btf_memfd(kfrec_min_btf, sizeof(kfrec_min_btf) - 1);
 	}
 	for (size_t i = 0; n > 0 && n < (ssize_t)sizeof(notes) && kfrec_btf_kernels[i].name; i++) {
@@ -376,6 +380,8 @@ static int min_btf_fd(bool *build_kernel)
 			continue;
 		debug("backend bpf: a BTF_KERNELS kernel (%s): CO-RE against its minimal BTF (%u bytes)",
 		      kfrec_btf_kernels[i].name, kfrec_btf_kernels[i].btf_len);
+		*bc = (struct btf_choice){kfrec_btf_kernels[i].name, kfrec_btf_kernels[i].btf,
+					  kfrec_btf_kernels[i].btf_len};
 		return btf_memfd(kfrec_btf_kernels[i].btf, kfrec_btf_kernels[i].btf_len);
 	}
 	debug("backend bpf: not the build kernel: CO-RE against the full kernel BTF");
@@ -408,15 +414,16 @@ static int run(const struct trace_opts *opts, struct footprint *fp)
 	struct rusage ru;
 	char btf_path[64];
 	const char *step;
-	int btf_fd = -1;
-	bool cast, build_kernel;
+	int btf_fd = -1, cached = 0;
+	bool cast, build_kernel, no_cache = false, cache_ok = true;
+	struct btf_choice bc;
 
 	libbpf_set_print(print_libbpf);
 	t_load = fp__now_ns();
 	/* The command first, held: its fork and set-up overlap the loading, and the fork copies less. */
 	if (opts->argv && bpf_start_command(&s, &go_fd))
 		return -1;
-	btf_fd = min_btf_fd(&build_kernel);
+	btf_fd = min_btf_fd(&build_kernel, &bc);
 	if (btf_fd >= 0) {
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
 		oo.btf_custom_path = btf_path;
@@ -447,11 +454,19 @@ reopen:
 	if (cast_prog)
 		bpf_program__set_autoload(cast_prog, cast);
 	bpf_program__set_autoload(s.skel->progs.kf_sys_exit, !cast);
+	/* What an earlier run loaded with the same key, when it can be taken (bpf_cache.c); else a load. */
+	cached = no_cache ? 0 : bpf_cache_open(&s, bc.what, bc.btf, bc.len);
+	if (cached < 0) {
+		kfrec_bpf__destroy(s.skel);
+		no_cache = true;
+		goto reopen;
+	}
 	/* -vv: bpf_load() asks for the verifier's statistics per program (time, instructions walked). */
-	err = bpf_load(&s, btf_fd >= 0 ? btf_path : NULL);
+	err = cached ? 0 : bpf_load(&s, btf_fd >= 0 ? btf_path : NULL);
 	if (err && cast) {
 		debug("backend bpf: sys_exit with plain loads refused (%s): the one with helper reads instead",
 		      strerror(-err));
+		bpf_cache_close(&s, false);
 		bpf_unload(&s);
 		kfrec_bpf__destroy(s.skel);
 		cast = false;
@@ -462,9 +477,11 @@ reopen:
 		error("bpf: loading the programs: %s%s", strerror(-err), kf_verbose ? "" : " (-v shows libbpf's log)");
 		goto out;
 	}
+	if (!cached)
+		s.run_gen = s.skel->bss->run_gen = 1; /* fresh maps: any generation */
 	s.skel->bss->next_proc = opts->argv ? 2 : (uint32_t)opts->npids + 1;
-	debug("backend bpf: opened and loaded in %.1f ms (CPU %.1f ms)", (double)(fp__now_ns() - t_load) / 1e6,
-	      self_cpu_ms() - c_load);
+	debug("backend bpf: opened and %s in %.1f ms (CPU %.1f ms)", cached ? "taken from the cache" : "loaded",
+	      (double)(fp__now_ns() - t_load) / 1e6, self_cpu_ms() - c_load);
 	/* The ring first: the other CPU may still be verifying programs (bpf_load.c). */
 	s.rb = ring_buffer__new(bpf_map__fd(s.skel->maps.events), bpf_on_event, &s, NULL);
 	if (!s.rb) {
@@ -498,7 +515,10 @@ reopen:
 	/* Detach first: what is read below no longer moves. The counting first, then the live tasks' counts taken. */
 	if (bpf_take_live(&s))
 		goto out;
-	kfrec_bpf__detach(s.skel);
+	bpf_detach(&s, NULL);
+	/* Nothing runs now: user space's claims on live tasks can go, which the next run's cached maps must not see. */
+	if (bpf_cache_held(&s) && bpf_release_claims(&s))
+		cache_ok = false;
 	debug("backend bpf: workload ran %.1f ms, detached in %.1f ms (CPU %.1f ms)", (double)(t_end - t_run) / 1e6,
 	      (double)(fp__now_ns() - t_end) / 1e6, self_cpu_ms() - c_end);
 	ring_buffer__consume(s.rb);
@@ -522,6 +542,8 @@ out:
 	t_end = fp__now_ns();
 	c_end = self_cpu_ms();
 	ring_buffer__free(s.rb);
+	/* An orderly end leaves the cache clean (pinning a fresh load); any other, dropped by the next run. */
+	bpf_cache_close(&s, ret == 0 && cache_ok);
 	bpf_unload(&s); /* first: a load still running in a thread reads the skeleton's maps */
 	kfrec_bpf__destroy(s.skel);
 	if (btf_fd >= 0)

@@ -12,8 +12,10 @@
 #include "footprint/footprint.h"
 #include "trace/trace.h"
 
+struct bpf_cache;
 struct bpf_live;
 struct bpf_loader;
+struct bpf_prog_info;
 struct bpf_object;
 struct bpf_program;
 struct kfrec_bpf;
@@ -25,6 +27,8 @@ struct bpf_session {
 	struct kfrec_bpf *skel;
 	struct bpf_object *part[2]; /* the objects that loaded the programs on two CPUs (bpf_load.c), or none */
 	struct bpf_loader *loader;  /* and the thread of the second */
+	struct bpf_cache *cache;    /* the pinned programs and maps this run took or pins (bpf_cache.c), or NULL */
+	uint32_t run_gen;	    /* this run's generation of task storage (struct kf_task.gen) */
 	struct ring_buffer *rb;
 	pid_t root; /* the started command, 0 when attaching */
 	bool root_reaped;
@@ -83,9 +87,41 @@ int bpf_load(struct bpf_session *s, const char *btf_path);
 int bpf_attach(struct bpf_session *s, const char **what);
 /* The loaded program of that name, whichever object loaded it; NULL when this mode did not load it. */
 struct bpf_program *bpf_prog(struct bpf_session *s, const char *name);
+/* The fd of the program of that name, loaded or from the cache; -1 when this run has none. */
+int bpf_prog_fd(struct bpf_session *s, const char *name);
+/*
+ * The kernel's statistics of that program for this run (run_cnt, run_time_ns, recursion_misses: a cached program's
+ * minus what they were when this run took it). false when this run has no such program.
+ */
+bool bpf_prog_stats(struct bpf_session *s, const char *name, struct bpf_prog_info *info);
+/* Detaches the programs whose name starts with prefix (NULL: all), whichever way they were attached. */
+void bpf_detach(struct bpf_session *s, const char *prefix);
 /* Waits for a load still running, closes the objects that loaded parts of the programs (before kfrec_bpf__destroy()).
  */
 void bpf_unload(struct bpf_session *s);
+
+/* bpf_cache.c: the programs and maps pinned in bpffs for the next run with the same key (docs/bpf.md#the-cache) */
+/*
+ * Before load, once the object's .rodata and autoloads are set: takes the cache of this key when it can. Returns
+ * 1 when the programs and every map come from it (no load; the maps reset for this run, run_gen set), 0 to load as
+ * ever (then pinned at the end when this run holds the cache), -1 when the skeleton was given part of a cache that
+ * then failed: it is to be opened again and loaded without one. -v says which, and why.
+ */
+int bpf_cache_open(struct bpf_session *s, const char *btf_what, const void *btf, size_t btf_len);
+/* Whether this run's programs came from the cache. */
+bool bpf_cache_loaded(const struct bpf_session *s);
+/* Whether this run holds the cache (took it, or pins a fresh load into it at its end). */
+bool bpf_cache_held(const struct bpf_session *s);
+/* Attaches the cached programs by fd; the links are this run's. 0 or a negative errno. */
+int bpf_cache_attach(struct bpf_session *s);
+/* The fd of a cached program, -1 when none; and its statistics when this run took it (may be NULL). */
+int bpf_cache_prog_fd(const struct bpf_session *s, const char *name, const struct bpf_prog_info **base);
+void bpf_cache_detach(struct bpf_session *s, const char *prefix);
+/*
+ * At the end (links closed): an orderly end (ok) pins a fresh load and marks the cache clean for the next run;
+ * otherwise the next run drops and rebuilds it. Releases everything of the cache.
+ */
+void bpf_cache_close(struct bpf_session *s, bool ok);
 
 /* bpf_reach.c */
 /* Before load: the kernel side's rows of what each call reaches, or none of that work at all (!on). */
@@ -121,6 +157,11 @@ bool bpf_per_task_usable(void);
  * fold in the kernel, never both (kfrec.bpf.c, fold()). Returns 0 or -1 after reporting.
  */
 int bpf_take_live(struct bpf_session *s);
+/*
+ * After every program is detached: removes the claims user space made on live tasks, which outlive the run (with
+ * cached maps, the next run's would find them). 0, or -1 when one may be left.
+ */
+int bpf_release_claims(struct bpf_session *s);
 /* The counts bpf_take_live() took, into the footprint (after the process records: their processes exist). */
 void bpf_apply_live(struct bpf_session *s);
 

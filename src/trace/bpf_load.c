@@ -202,6 +202,49 @@ struct bpf_program *bpf_prog(struct bpf_session *s, const char *name)
 	return NULL;
 }
 
+int bpf_prog_fd(struct bpf_session *s, const char *name)
+{
+	struct bpf_program *p;
+
+	if (bpf_cache_loaded(s))
+		return bpf_cache_prog_fd(s, name, NULL);
+	p = bpf_prog(s, name);
+	return p ? bpf_program__fd(p) : -1;
+}
+
+bool bpf_prog_stats(struct bpf_session *s, const char *name, struct bpf_prog_info *info)
+{
+	const struct bpf_prog_info *base = NULL;
+	int fd = bpf_cache_loaded(s) ? bpf_cache_prog_fd(s, name, &base) : bpf_prog_fd(s, name);
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, info, &len) < 0)
+		return false;
+	/* A cached program's figures run on from the runs before: this run's are the difference. */
+	if (base) {
+		info->run_cnt -= base->run_cnt;
+		info->run_time_ns -= base->run_time_ns;
+		info->recursion_misses -= base->recursion_misses;
+	}
+	return true;
+}
+
+void bpf_detach(struct bpf_session *s, const char *prefix)
+{
+	const struct bpf_object_skeleton *sk = s->skel->skeleton;
+
+	for (int i = 0; i < sk->prog_cnt; i++) {
+		const struct bpf_prog_skeleton *ps = (const void *)((const char *)sk->progs + i * sk->prog_skel_sz);
+
+		if ((!prefix || !strncmp(ps->name, prefix, strlen(prefix))) && *ps->link) {
+			bpf_link__destroy(*ps->link);
+			*ps->link = NULL;
+		}
+	}
+	bpf_cache_detach(s, prefix);
+}
+
 /* Attaches the programs one part loaded, each link in the skeleton's slot of its name (its detach ends it). */
 static int attach_part(struct bpf_session *s, struct bpf_object *obj)
 {
@@ -227,6 +270,8 @@ int bpf_attach(struct bpf_session *s, const char **what)
 	int err;
 
 	*what = "attaching";
+	if (bpf_cache_loaded(s))
+		return bpf_cache_attach(s);
 	if (!s->loader)
 		return kfrec_bpf__attach(s->skel);
 	/*

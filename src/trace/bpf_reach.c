@@ -268,17 +268,16 @@ void bpf_reach_taken(struct bpf_session *s, const struct kf_reach_pend *e, size_
 
 void bpf_reach_debug(struct bpf_session *s)
 {
-	struct bpf_program *exit_prog = bpf_prog(s, "kf_sys_exit") ?: bpf_prog(s, "kf_sys_exit_cast");
 	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	bool have;
 
-	if (!kf_verbose || !exit_prog)
+	if (!kf_verbose)
 		return;
+	have = bpf_prog_stats(s, "kf_sys_exit", &info) || bpf_prog_stats(s, "kf_sys_exit_cast", &info);
 	debug("backend bpf: %llu refinement entries made, %llu moved out while running",
 	      (unsigned long long)s->skel->bss->nreach, (unsigned long long)s->reach_drained);
 	/* With kernel.bpf_stats_enabled (or a BPF_ENABLE_STATS fd held): the cost per call of the exit program. */
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(exit_prog), &info, &len) == 0 && info.run_cnt)
+	if (have && info.run_cnt)
 		debug("backend bpf: sys_exit program: %llu runs, %.1f ns each", (unsigned long long)info.run_cnt,
 		      (double)info.run_time_ns / (double)info.run_cnt);
 }

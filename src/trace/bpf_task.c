@@ -36,7 +36,8 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	int pidfd = (int)syscall(SYS_pidfd_open, tid, tid == tgid ? 0 : PIDFD_THREAD);
 	int rc;
 
-	t->t = (struct kf_task){.proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64};
+	t->t = (struct kf_task){
+	    .proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64, .gen = s->run_gen};
 	if (pidfd < 0) {
 		rc = -errno;
 		free(t);
@@ -44,6 +45,14 @@ static int seed_task(struct bpf_session *s, pid_t tgid, pid_t tid, uint32_t proc
 	}
 	rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t, BPF_NOEXIST);
 	rc = rc < 0 ? -errno : 0;
+	/* An earlier run's state (cached maps), which the programs leave alone: replaced, counts zeroed. */
+	if (rc == -EEXIST && !bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t) &&
+	    t->t.gen != s->run_gen) {
+		memset(t, 0, sizeof(*t));
+		t->t = (struct kf_task){
+		    .proc = proc, .enter_nr = -1, .state = state, .last_abi = KF_BPF_ABI_X86_64, .gen = s->run_gen};
+		rc = bpf_map_update_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t, BPF_EXIST) < 0 ? -errno : 0;
+	}
 	free(t);
 	close(pidfd);
 	if (!rc)
@@ -127,6 +136,8 @@ static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 			continue; /* gone meanwhile */
 		t = xcalloc(1, sizeof(*t));
 		rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t);
+		if (!rc && t->t.gen != s->run_gen)
+			rc = -1; /* an earlier run's (cached maps): not followed */
 		free(t);
 		close(pidfd);
 		if (!rc)
@@ -239,6 +250,10 @@ static int take_task(struct bpf_session *s, pid_t pid, pid_t tid, struct kf_task
 		return errno == ENOENT || errno == ESRCH ? 0
 							 : perror_msg("bpf: reading the counts of task %d", (int)tid);
 	}
+	if (t->t.gen != s->run_gen) {
+		close(pidfd); /* an earlier run's state (cached maps): not followed in this one */
+		return 0;
+	}
 	/*
 	 * Read first, then claimed: nothing counts any more, and only the task's exit can take the counts too. If it
 	 * claimed them first (its entry exists), its fold has them and what was read is dropped.
@@ -310,21 +325,13 @@ static size_t live_pids(struct bpf_session *s, pid_t **out)
 
 int bpf_take_live(struct bpf_session *s)
 {
-	const struct bpf_object_skeleton *sk = s->skel->skeleton;
 	struct kf_task_rec *t;
 	pid_t *pids = NULL;
 	size_t npids;
 	int rc = 0;
 
 	/* Counting ends here: sys_enter and sys_exit (either sys_exit) are detached, the rest stays for now. */
-	for (int i = 0; i < sk->prog_cnt; i++) {
-		const struct bpf_prog_skeleton *ps = (const void *)((const char *)sk->progs + i * sk->prog_skel_sz);
-
-		if (!strncmp(ps->name, "kf_sys_e", 8) && *ps->link) {
-			bpf_link__destroy(*ps->link);
-			*ps->link = NULL;
-		}
-	}
+	bpf_detach(s, "kf_sys_e");
 	if (!s->per_task || __atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0)
 		return 0;
 	/*
@@ -360,6 +367,31 @@ int bpf_take_live(struct bpf_session *s)
 	      s->nlive_taken, (unsigned long long)s->live_folded);
 	free(t);
 	free(pids);
+	return rc;
+}
+
+int bpf_release_claims(struct bpf_session *s)
+{
+	int fd = bpf_map__fd(s->skel->maps.claims), rc = 0;
+
+	/*
+	 * Only user space's claims outlive their task: the kernel side claims a task in its sched_process_exit, after
+	 * which the task never runs a program again and its storage goes with it.
+	 */
+	for (size_t k = 0; k < s->nlive_taken; k++) {
+		int pidfd = (int)syscall(SYS_pidfd_open, s->live[k].tid, PIDFD_THREAD);
+
+		if (pidfd < 0) {
+			if (errno != ESRCH)
+				rc = -1;
+			continue; /* ended: its storage with it */
+		}
+		if (bpf_map_delete_elem(fd, &pidfd) < 0 && errno != ENOENT && errno != ESRCH)
+			rc = -1;
+		close(pidfd);
+	}
+	if (rc)
+		debug("backend bpf: a claim of a live task could not be removed: the cache will be rebuilt");
 	return rc;
 }
 
