@@ -249,13 +249,31 @@ static bool marked_clean(int lock_fd)
 }
 
 /*
- * Keeps the number of caches bounded: when there are CACHES_KEPT others, those no run holds are dropped (a key
- * seen once, an old binary's, other options').
+ * A cache other than this run's, and when a run last took it (its lock file's mtime: emptied at the start of a run,
+ * marked at its end); 0 for a cache without a lock file.
+ */
+struct cache_age {
+	char key[KEY_HEX + 1];
+	struct timespec used;
+};
+
+static int cmp_age(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct cache_age *)a)->used, *y = &((const struct cache_age *)b)->used;
+
+	return x->tv_sec != y->tv_sec ? (x->tv_sec > y->tv_sec) - (x->tv_sec < y->tv_sec)
+				      : (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+/*
+ * Keeps the number of caches bounded: when there are CACHES_KEPT others, those no run holds are dropped, the least
+ * lately used first (a key seen once, an old binary's, other options'), so a key in use stays.
  */
 static void prune(struct bpf_cache *c, int lock_dir)
 {
+	struct cache_age *v = NULL;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
-	size_t n = 0;
 	int fd = dup(c->root_fd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
@@ -264,25 +282,34 @@ static void prune(struct bpf_cache *c, int lock_dir)
 			close(fd);
 		return;
 	}
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.' && strcmp(de->d_name, c->key);
-	rewinddir(d);
-	while (n >= CACHES_KEPT && (de = readdir(d))) {
-		char why[16];
-		int lk;
+	while ((de = readdir(d))) {
+		char name[KEY_HEX + 8];
+		struct stat st;
 
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, c->key) || strlen(de->d_name) != KEY_HEX)
 			continue;
-		lk = take_lock(lock_dir, de->d_name, why, sizeof(why));
-		if (lk < 0)
-			continue;
-		if (ftruncate(lk, 0) == 0) {
-			drop_dir(c->root_fd, de->d_name);
-			n--;
-		}
-		close(lk);
+		XGROW(v, cap, n + 1);
+		memcpy(v[n].key, de->d_name, KEY_HEX + 1);
+		snprintf(name, sizeof(name), "%s.lock", de->d_name);
+		memset(&v[n].used, 0, sizeof(v[n].used));
+		if (!fstatat(lock_dir, name, &st, AT_SYMLINK_NOFOLLOW))
+			v[n].used = st.st_mtim;
+		n++;
 	}
 	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_age);
+	for (size_t i = 0; i < n && n - i >= CACHES_KEPT; i++) {
+		char why[16];
+		int lk = take_lock(lock_dir, v[i].key, why, sizeof(why));
+
+		if (lk < 0)
+			continue;
+		if (ftruncate(lk, 0) == 0)
+			drop_dir(c->root_fd, v[i].key);
+		close(lk);
+	}
+	free(v);
 }
 
 /* Whether this run could use a cache at all; why not, if not. */
