@@ -147,7 +147,8 @@ def timed_cpu(argv):
 reach_workloads = [
     ("tar /usr/include", ["tar", "cf", "/dev/null", "/usr/include"]),
     ("find /usr -name *.h", ["find", "/usr", "-name", "*.h"]),
-    ("syscall basic", ["perf", "bench", "syscall", "basic", "--loop", "20000"]),
+    # the storm's calls (getppid) reach nothing: the cost of the refinements' check alone, per call
+    ("syscall basic 2M", ["perf", "bench", "syscall", "basic", "--loop", "2000000"]),
     ("dd 200k read+write", ["dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=200000", "status=none"]),
 ]
 
@@ -193,15 +194,16 @@ if os.environ.get("KF_BENCH_REACH", "1") != "0":
     reach_rows("bpf", [])
 
 
-def phases(n):
+def phases(n, cache):
     """
     Where kfootprint -b bpf -- true spends its CPU time, from -v's account of each phase (kfootprint's own CPU,
-    its threads included; the workload's and the guardian's apart): medians of n runs.
+    its threads included; the workload's and the guardian's apart): medians of n runs, with the programs from the
+    program cache or loaded every time (KF_BPF_CACHE=0).
     """
     pats = [
         ("before record (exec, dynamic loader)", r"CPU of kfootprint: ([0-9.]+) ms before"),
         ("setting up (options, outputs, cgroup)", r"([0-9.]+) ms setting up"),
-        ("opening and loading the programs", r"opened and loaded in [0-9.]+ ms \(CPU ([0-9.]+)"),
+        ("opening and loading the programs", r"opened and (?:loaded|taken from the cache) in [0-9.]+ ms \(CPU ([0-9.]+)"),
         ("... and attaching them", r"loaded and attached in [0-9.]+ ms \(CPU ([0-9.]+)"),
         ("the backend in all", r"([0-9.]+) ms in the backend"),
         ("detaching", r"detached in [0-9.]+ ms \(CPU ([0-9.]+)"),
@@ -212,14 +214,16 @@ def phases(n):
     import re
     vals = {k: [] for k, _ in pats}
     for _ in range(n):
+        env = dict(os.environ, KF_BPF_CACHE="1" if cache else "0")
         r = subprocess.run([kf, "record", "-b", "bpf", "-v", "--report", "/dev/null", "--", "true"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         for k, p in pats:
             m = re.search(p, r.stderr)
             if m:
                 vals[k].append(float(m.group(1)))
     print()
-    print("start-up of kfootprint -b bpf -- true, CPU per phase (-v), median of %d runs" % n)
+    print("start-up of kfootprint -b bpf -- true, CPU per phase (-v), median of %d runs, %s" %
+          (n, "programs from the cache" if cache else "loaded every time (KF_BPF_CACHE=0)"))
     for k, _ in pats:
         if vals[k]:
             print("  %-45s %6.2f ms" % (k, statistics.median(vals[k])))
@@ -242,6 +246,8 @@ def startup_and_storm():
         ("untraced", lambda w: w),
         ("kf bpf", (lambda w: [kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         ("bpf --no-time", (lambda w: [kf, "record", "-b", "bpf", "--no-time"] + q + ["--"] + w) if bpf else None),
+        # "kf bpf" takes its programs from the program cache after the first run; this one loads them every time
+        ("bpf no cache", (lambda w: ["env", "KF_BPF_CACHE=0", kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         # the programs verified on two CPUs (src/trace/bpf_load.c; not the default: see docs/bpf.md)
         ("bpf 2 CPUs", (lambda w: ["env", "KF_BPF_SPLIT=1", kf, "record", "-b", "bpf"] + q + ["--"] + w) if bpf else None),
         ("kf ptrace", lambda w: [kf, "record", "-b", "ptrace"] + popts + q + ["--"] + w),
@@ -286,7 +292,8 @@ def startup_and_storm():
     table("start-up: wall/CPU, median of %d paired runs; ratios to untraced: wall/CPU" % sreps, start_tools,
           [("start-up: true", ["true"]), ("start-up: python3 pass", [py, "-c", "pass"])], sreps)
     if bpf and (not only or only in "start-up: true"):
-        phases(sreps)
+        phases(sreps, True)
+        phases(sreps, False)
     storm = ["perf", "bench", "syscall", "basic", "--loop", loops]
     perf_stat = have("perf") and ok_run(["perf", "stat", "-e", "raw_syscalls:sys_enter", "-o", "/dev/null", "--", "true"])
     storm_tools = [
