@@ -87,3 +87,15 @@ guest_usable() {
 		fi
 	done
 }
+
+# waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
+waitfor() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# left ERR-FILE: the pid kfootprint said it left running (--keep-running), from its stderr
+left() { sed -n 's/.*keeps running, untraced (--keep-running): pid \([0-9]*\).*/\1/p' "$1" | head -1; }

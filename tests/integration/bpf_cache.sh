@@ -47,14 +47,6 @@ same() { # NAME FRESH CACHED: the footprints agree (calls, errors, process tree,
 	if [ -z "$d" ]; then ok "$1"; else not_ok "$1"; printf '%s\n' "$d" | head -n 10 | sed 's/^/#   /'; fi
 }
 calls() { jget "$T/$1.json" "sum(s['calls'] for s in d['syscalls'] if s['name'] == '$2')"; }
-# waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
-waitfor() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 # links_to_cache: links of any program of the default key's cache (none between runs)
 links_to_cache() {
 	dir=/sys/fs/bpf/kfootprint/$(key probe)

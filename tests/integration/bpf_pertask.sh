@@ -21,16 +21,6 @@ fi
 
 calls() { jget "$1" "sum(s['calls'] for s in d['syscalls'] if s['name'] == '$2')"; }
 cmp_fp() { python3 "$KF_TOP/tests/fp_compare.py" "$1" "$2" --ignore futex; }
-# left PID-FILE: the pid kfootprint said it left running (--keep-running), from its stderr
-left() { sed -n 's/.*keeps running, untraced (--keep-running): pid \([0-9]*\).*/\1/p' "$1" | head -1; }
-# waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
-waitfor() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 alive() { kill -0 "$1" 2>/dev/null && echo yes || echo no; }
 
 # --- threads ending 20 ms apart: the same footprint as ptrace's, in both modes ---

@@ -32,16 +32,6 @@ if grep -q 'no pidfd of a thread' "$T/v.err"; then
 	skip "-p (bpf)" "no pidfd of a thread on $(uname -r): -p follows the leader of a process, not its other threads"
 fi
 
-# left ERR-FILE: the pid kfootprint said it left running (--keep-running), from its stderr
-left() { sed -n 's/.*keeps running, untraced (--keep-running): pid \([0-9]*\).*/\1/p' "$1" | head -1; }
-# waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
-waitfor() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
 # rounds NAME FILE: one TAP line: the 105 rounds' refinements exactly, each once (per syscall: kind, value, fd, calls,
 # errors), and the footprint complete
