@@ -88,6 +88,13 @@ guest_usable() {
 	done
 }
 
+# workload_or_skip NAME FILE: true when the test workload FILE is built, else one skip line that says so
+workload_or_skip() {
+	[ -x "$2" ] && return 0
+	skip "$1" "workloads not built: run make workloads"
+	return 1
+}
+
 # waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
 waitfor() {
 	i=0

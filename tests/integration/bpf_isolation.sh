@@ -4,10 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_isolation || exit 0
-if [ ! -x "$WL/wl_sleeper" ]; then
-	skip bpf_isolation "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip bpf_isolation "$WL/wl_sleeper" || exit 0
 # sum FILE NAME: calls of one syscall over the workload.
 sum() { jget "$1" "sum(s['calls'] for s in d['syscalls'] if s['name'] == '$2')"; }
 # start_sleeper FILE [ARG]: a background wl_sleeper (getppid + nanosleep forever); its pid is in $sp.

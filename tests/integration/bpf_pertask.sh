@@ -9,10 +9,7 @@
 
 bpf_or_skip bpf_pertask || exit 0
 W=$WL/wl_threads_live
-if [ ! -x "$W" ]; then
-	skip bpf_pertask "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip bpf_pertask "$W" || exit 0
 "$KF" record -b bpf -v --report /dev/null -- true 2>"$T/v.err"
 if ! grep -q 'calls counted per task' "$T/v.err"; then
 	skip bpf_pertask "calls counted in the process records on this kernel: $(grep -o 'no [a-zA-Z(_ ]*' "$T/v.err" | head -1)"

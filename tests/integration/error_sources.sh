@@ -5,10 +5,7 @@
 # text report's errors section.
 . "$(dirname "$0")/../lib.sh"
 
-if [ ! -x "$WL/wl_errors" ]; then
-	skip error_sources "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip error_sources "$WL/wl_errors" || exit 0
 
 # srcs FILE: "syscall errno count: comm n, ... | path n, ... [+other]" per error source, sorted.
 srcs() {

@@ -11,10 +11,7 @@
 
 bpf_or_skip reach_cache || exit 0
 W=$WL/wl_reach_threads
-if [ ! -x "$W" ]; then
-	skip reach_cache "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip reach_cache "$W" || exit 0
 # the workload's file is made in a tmpfs: a directory in /dev/shm
 shm=$(mktemp -d /dev/shm/kf-reachc.XXXXXX 2>/dev/null) || shm=
 trap 'rm -rf "$T" ${shm:+"$shm"}' EXIT

@@ -5,10 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 SL=$WL/wl_sleeper
-if [ ! -x "$SL" ]; then
-	skip attach "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip attach "$SL" || exit 0
 # state PID: the State letter of /proc/PID/status ("" when gone).
 state() { sed -n 's/^State:[[:space:]]*\([A-Za-z]\).*/\1/p' "/proc/$1/status" 2>/dev/null; }
 # waitfile FILE: until FILE is non-empty (the workload printed its pid), at most 5 s.

@@ -5,10 +5,7 @@
 # started command (it shares the tracer's CPU, yet sees the mask it would have untraced).
 . "$(dirname "$0")/../lib.sh"
 
-if [ ! -x "$WL/wl_errors" ]; then
-	skip log "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip log "$WL/wl_errors" || exit 0
 "$KF" record -b ptrace --log "$T/log" -F json --report /dev/null -o "$T/l.json" -- "$WL/wl_errors" "$T/scratch"
 eq "log: exit status" 0 "$?"
 total=$(jget "$T/l.json" "sum(s['calls'] for s in d['syscalls'])")

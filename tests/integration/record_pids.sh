@@ -5,10 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 SL=$WL/wl_sleeper
-if [ ! -x "$SL" ]; then
-	skip pids "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip pids "$SL" || exit 0
 backends=ptrace
 if out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
 	backends="bpf ptrace"

@@ -6,10 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/reach_expect.sh"
 
-if [ ! -x "$WL/wl_reach" ]; then
-	skip record_reach "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip record_reach "$WL/wl_reach" || exit 0
 # reached FILE SYSCALL [KIND]: "kind value[ on fd] calls" of a syscall's workload-wide refinements, sorted, one a line
 reached() {
 	python3 - "$@" <<'PY'

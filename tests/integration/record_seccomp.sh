@@ -6,10 +6,7 @@
 # tests/workloads/wl_seccomp.c: 3 getpid, then 5 getppid answered by the filter.
 . "$(dirname "$0")/../lib.sh"
 
-if [ ! -x "$WL/wl_seccomp" ]; then
-	skip record_seccomp "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip record_seccomp "$WL/wl_seccomp" || exit 0
 backends="ptrace"
 if out=$("$KF" record -b bpf --report /dev/null -- true 2>&1); then
 	backends="ptrace bpf bpf-no-time"

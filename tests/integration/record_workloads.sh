@@ -31,10 +31,7 @@ notrestart() {
 # file FILE PATH: "opens_read opens_write errors" of one path over all processes.
 file() { jget "$1" "' '.join(str(sum(fl.get(k, 0) for p in d['processes'] for fl in p['files'] if fl['path'] == '$2')) for k in ('opens_read', 'opens_write', 'errors'))"; }
 
-if [ ! -x "$WL/wl_errors" ]; then
-	skip workloads "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip workloads "$WL/wl_errors" || exit 0
 
 # --- errors with known errnos, and opens read/write/failed per file ---
 rec wl_errors "$T/scratch"

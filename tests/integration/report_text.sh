@@ -10,10 +10,7 @@
 
 G="$KF_TOP/tests/golden/text"
 
-if [ ! -x "$WL/wl_errors" ]; then
-	skip report_text "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip report_text "$WL/wl_errors" || exit 0
 
 # norm IN OUT [notime]: the normalised footprint.
 norm() {

@@ -4,10 +4,7 @@
 # legend. Pids and run times are normalised (PID, run Xs) and runs of spaces squeezed, the indentation kept.
 . "$(dirname "$0")/../lib.sh"
 
-if [ ! -x "$WL/wl_forkexec" ]; then
-	skip tree_golden "workloads not built: run make workloads"
-	exit 0
-fi
+workload_or_skip tree_golden "$WL/wl_forkexec" || exit 0
 legend="# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's counts); run: fork to exit; then exit, threads, exec chain (a → b), argv"
 
 # tree NAME COMMAND...: the normalised tree of COMMAND, run from the workloads' directory (short, fixed argv).
