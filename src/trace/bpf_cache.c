@@ -290,7 +290,7 @@ static void prune(struct bpf_cache *c, int lock_dir)
 			continue;
 		XGROW(v, cap, n + 1);
 		memcpy(v[n].key, de->d_name, KEY_HEX + 1);
-		snprintf(name, sizeof(name), "%s.lock", de->d_name);
+		snprintf(name, sizeof(name), "%s.lock", v[n].key);
 		memset(&v[n].used, 0, sizeof(v[n].used));
 		if (!fstatat(lock_dir, name, &st, AT_SYMLINK_NOFOLLOW))
 			v[n].used = st.st_mtim;
