@@ -317,7 +317,7 @@ format:
 	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h src/*.h) $(UNIT_SRC) $(WL_SRC)
 
 cppcheck:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	cppcheck -j$(NPROC) --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 		--suppress=missingIncludeSystem -Isrc -I$(BUILD)/gen $(SRC_ALL)
 
 clean:
