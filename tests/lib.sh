@@ -104,5 +104,22 @@ waitfor() {
 	done
 }
 
+# attach_trigger PREFIX "RECORD-OPTIONS" WORKLOAD...: starts WORKLOAD (its output in PREFIX.out: first its pid, then
+# it waits for SIGUSR1), records it with -v -p from outside (-v into PREFIX.err, the footprint into PREFIX.json), and
+# sends SIGUSR1 once kfootprint says it is attached; returns kfootprint's exit status, the workload's pid in $wpid.
+attach_trigger() {
+	_p=$1 _o=$2
+	shift 2
+	"$@" >"$_p.out" &
+	wpid=$!
+	waitfor "$_p.out" '^[0-9]'
+	# shellcheck disable=SC2086 # the options are words
+	"$KF" record $_o -v -p "$wpid" -F json --report /dev/null -o "$_p.json" 2>"$_p.err" &
+	_k=$!
+	waitfor "$_p.err" 'attached to'
+	kill -USR1 "$wpid"
+	wait "$_k"
+}
+
 # left ERR-FILE: the pid kfootprint said it left running (--keep-running), from its stderr
 left() { sed -n 's/.*keeps running, untraced (--keep-running): pid \([0-9]*\).*/\1/p' "$1" | head -1; }

@@ -60,14 +60,7 @@ for mode in no-time time ptrace; do
 	b=bpf flag=
 	[ $mode = no-time ] && flag=--no-time
 	[ $mode = ptrace ] && b=ptrace
-	"$W" trigger >"$T/p.$mode.out" &
-	wpid=$!
-	waitfor "$T/p.$mode.out" '^[0-9]'
-	"$KF" record -b $b $flag -v -p "$wpid" -d 3 -F json --report /dev/null -o "$T/p.$mode.json" 2>"$T/p.$mode.err" &
-	kpid=$!
-	waitfor "$T/p.$mode.err" 'attached to'
-	kill -USR1 "$wpid"
-	wait "$kpid"
+	attach_trigger "$T/p.$mode" "-b $b $flag -d 3" "$W" trigger
 	eq "-p on 5 threads ($b $flag): exit 0, 105 getppid once attached, 5 threads, nothing lost" "0 done 105 5 0" \
 		"$? $(sed -n 2p "$T/p.$mode.out") $(calls "$T/p.$mode.json" getppid) $(jget "$T/p.$mode.json" "'%d %d' % (d['processes'][0]['threads'], d['lost_events'])")"
 	eq "-p on 5 threads ($b $flag): the process runs on after the detach" yes "$(alive "$wpid")"

@@ -101,14 +101,7 @@ for mode in $pmodes; do
 	b=bpf flag=
 	[ $mode = no-time ] && flag=--no-time
 	[ $mode = ptrace ] && b=ptrace
-	"$W" trigger "$shm" >"$T/p.$mode.out" &
-	wpid=$!
-	waitfor "$T/p.$mode.out" '^[0-9]'
-	"$KF" record -b $b $flag -v -p "$wpid" -d 3 -F json --report /dev/null -o "$T/p.$mode.json" 2>"$T/p.$mode.err" &
-	kpid=$!
-	waitfor "$T/p.$mode.err" 'attached to'
-	kill -USR1 "$wpid"
-	wait "$kpid"
+	attach_trigger "$T/p.$mode" "-b $b $flag -d 3" "$W" trigger "$shm"
 	eq "-p ($mode): exit 0, the rounds made once attached" "0 done" "$? $(sed -n 2p "$T/p.$mode.out")"
 	rounds "-p ($mode): the rounds' refinements, each counted once, 3 tasks alive at the detach" "$T/p.$mode.json"
 	kill "$wpid"
