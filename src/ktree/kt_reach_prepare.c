@@ -221,5 +221,6 @@ void kt_reach_prepare(struct kt_index *idx)
 		if (!strncmp(sc->defs[i].name, "raw bpf_", 8) || !strncmp(sc->defs[i].name, "raw proto ", 10))
 			raw_target(sc, i);
 	binfmt_aliases(sc, n0);
+	kt_reach_switches(sc, idx->srcdir);
 	table(idx);
 }
