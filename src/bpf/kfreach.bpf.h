@@ -19,6 +19,9 @@
 #define KF_O_PATH	  010000000
 #define KF_O_DIRECTORY	  0200000
 #define KF_EBADF	  9
+#define KF_PR_SET_SECCOMP 22 /* linux/prctl.h */
+#define KF_SECCOMP_MODE_STRICT 1 /* linux/seccomp.h */
+#define KF_SECCOMP_MODE_FILTER 2
 #define KF_O_TMPFILE	  020000000 /* __O_TMPFILE: O_TMPFILE is it with O_DIRECTORY */
 #define KF_BPF_MAP_CREATE 0
 #define KF_BPF_PROG_LOAD  5
@@ -432,12 +435,27 @@ static __always_inline int reach_call_body(struct kf_task_rec *tr, __u32 abi_nr,
 		k->kind = KF_RK_FSTYPE;
 		reach_add(tr, k, err);
 		return 0;
+	case KF_RO_FCNTL:
 	case KF_RO_PRCTL:
 	case KF_RO_ARCH_PRCTL:
 	case KF_RO_KEYCTL:
-		k->kind = sc.op == KF_RO_PRCTL ? KF_RK_PRCTL : sc.op == KF_RO_KEYCTL ? KF_RK_KEYCTL : KF_RK_ARCH_PRCTL;
+	case KF_RO_SECCOMP:
+		if (sc.op == KF_RO_FCNTL && err == KF_EBADF)
+			return 0; /* as an ioctl's command: no file, no command */
+		k->kind = sc.op == KF_RO_PRCTL	     ? KF_RK_PRCTL
+			  : sc.op == KF_RO_KEYCTL    ? KF_RK_KEYCTL
+			  : sc.op == KF_RO_FCNTL     ? KF_RK_FCNTL
+			  : sc.op == KF_RO_SECCOMP   ? KF_RK_SECCOMP
+						     : KF_RK_ARCH_PRCTL;
 		k->val = a;
 		reach_add(tr, k, err);
+		/* prctl(PR_SET_SECCOMP, mode) is the seccomp operation of that mode (kernel/seccomp.c) */
+		b = sc.op == KF_RO_PRCTL && a == KF_PR_SET_SECCOMP ? ARG(1) : 0;
+		if (b == KF_SECCOMP_MODE_STRICT || b == KF_SECCOMP_MODE_FILTER) {
+			k->kind = KF_RK_SECCOMP;
+			k->val = b - 1; /* SECCOMP_SET_MODE_STRICT 0, SECCOMP_SET_MODE_FILTER 1 */
+			reach_add(tr, k, err);
+		}
 		return 0;
 	case KF_RO_BPF:
 		k->kind = KF_RK_BPF_CMD;

@@ -450,9 +450,12 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 	walk(sc, srcdir, archdir, skip, 0);
 	scan_file(sc, srcdir, unistd);
 	scan_file(sc, srcdir, "include/linux/bpf_types.h"); /* the bpf program and map types, and their options */
-	/* netlink protocols registered outside those directories (udev's NETLINK_KOBJECT_UEVENT, crypto_user's) */
-	static const char *const netlink_files[] = {"lib/kobject_uevent.c", "crypto/crypto_user_base.c",
-						    "drivers/connector/connector.c"};
+	/*
+	 * netlink protocols registered outside those directories (crypto_user's, the connector's); not udev's
+	 * NETLINK_KOBJECT_UEVENT in lib/, which only the top Makefile's libs-y descends into (the Kbuild walk ends at
+	 * the top Kbuild)
+	 */
+	static const char *const netlink_files[] = {"crypto/crypto_user_base.c", "drivers/connector/connector.c"};
 	for (size_t i = 0; i < sizeof(netlink_files) / sizeof(netlink_files[0]); i++)
 		scan_file(sc, srcdir, netlink_files[i]);
 	free(archdir);
