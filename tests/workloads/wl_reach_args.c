@@ -12,7 +12,9 @@
  *   prctl PR_SET_SECCOMP SECCOMP_MODE_FILTER, both with a filter that allows everything
  *   a child: unshare CLONE_NEWNS, mount of / MS_REC|MS_PRIVATE, mount of a tmpfs with options "size=1m,mode=0700"
  *   on argv[1]/mnt, umount2 of it
- * argv[1]: an empty directory on a tmpfs.
+ *   pipe2, write and read of a byte through it (IPC by what they reached); socket AF_INET SOCK_DGRAM, ioctl
+ *   FIONREAD on it (Network)
+ * argv[1]: an empty directory.
  */
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -21,6 +23,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -111,8 +114,8 @@ int main(int argc, char **argv)
 	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT, 0600);
 	syscall(SYS_close, fd);
 	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
-	if (fd < 0 || syscall(SYS_fcntl, fd, F_SETLEASE, F_RDLCK) < 0 || syscall(SYS_fcntl, fd, F_GETLEASE) != F_RDLCK ||
-	    syscall(SYS_fcntl, fd, F_SETLEASE, F_UNLCK) < 0)
+	if (fd < 0 || syscall(SYS_fcntl, fd, F_SETLEASE, F_RDLCK) < 0 ||
+	    syscall(SYS_fcntl, fd, F_GETLEASE) != F_RDLCK || syscall(SYS_fcntl, fd, F_SETLEASE, F_UNLCK) < 0)
 		return 11;
 	syscall(SYS_close, fd);
 	mfd = (int)syscall(SYS_memfd_create, "kf-sealed", MFD_ALLOW_SEALING);
@@ -121,6 +124,18 @@ int main(int argc, char **argv)
 		return 12;
 	syscall(SYS_close, mfd);
 	syscall(SYS_close, dfd);
+
+	int p[2], n = 0;
+	char byte = 'x';
+	if (syscall(SYS_pipe2, p, 0) < 0 || syscall(SYS_write, p[1], &byte, 1) != 1 ||
+	    syscall(SYS_read, p[0], &byte, 1) != 1)
+		return 14;
+	syscall(SYS_close, p[0]);
+	syscall(SYS_close, p[1]);
+	fd = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || syscall(SYS_ioctl, fd, FIONREAD, &n) < 0)
+		return 15;
+	syscall(SYS_close, fd);
 
 	snprintf(path, sizeof(path), "%s/mnt", argv[1]);
 	if (mkdir(path, 0700) < 0)
