@@ -16,7 +16,7 @@
 static const struct {
 	const char *kind, *file, *func;
 } switches[] = {
-    {"fcntl", "fs/fcntl.c", "do_fcntl"},	 /* fcntl(2)'s commands, after the fd checks of SYSCALL_DEFINE3(fcntl) */
+    {"fcntl", "fs/fcntl.c", "do_fcntl"}, /* fcntl(2)'s commands, after the fd checks of SYSCALL_DEFINE3(fcntl) */
     {"seccomp", "kernel/seccomp.c", "do_seccomp"}, /* seccomp(2)'s operations; prctl(PR_SET_SECCOMP) maps to them */
 };
 
@@ -105,7 +105,8 @@ static size_t read_cases(const char *text, const char *b, const char *e, struct 
 			continue;
 		}
 		if ((*p == '/' && p + 1 < e && p[1] == '/') || (*p == '#' && p[-1] == '\n')) {
-			/* a comment, or a directive (#if BITS_PER_LONG != 32 between two labels): not the case's code */
+			/* a comment, or a directive (#if BITS_PER_LONG != 32 between two labels): not the case's code
+			 */
 			const char *c = memchr(p, '\n', (size_t)(e - p));
 			p = c ? c : e;
 			continue;
