@@ -67,6 +67,7 @@ enum kf_reach_kind {
 	KF_RK_OFLAG,
 	KF_RK_FCNTL,
 	KF_RK_SECCOMP, /* seccomp(2)'s operation; prctl(PR_SET_SECCOMP, mode)'s as kernel/seccomp.c maps it */
+	KF_RK_FSOPTS,  /* a mount(2) with options (a non-empty data string): the filesystem type, as KF_RK_FSTYPE */
 	KF_RK_NR,
 };
 

@@ -234,6 +234,35 @@ static void by_struct(struct kt_scan *sc, const char *rel, const char *text, siz
 	free(var);
 }
 
+/*
+ * A filesystem registered in a file that parses mount options (`.parse_param = F` of its fs_context_operations):
+ * "raw fsopts NAME" with F, for kt_reach_prepare to put at F's definition. A mount with options runs F, whose #if
+ * stack may be more than the filesystem's (mm/shmem.c: shmem_parse_one() is under #ifdef CONFIG_TMPFS).
+ */
+static void fs_options(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *a,
+		       const char *eol, int line, const struct kt_reach_at *at)
+{
+	char *var = addr_arg(a, eol), *name = NULL;
+	const char *b, *e, *end = text + len;
+	const char *p = memmem(text, len, ".parse_param", 12);
+
+	if (var && p && initializer(text, len, var, (size_t)(a - text), &b, &e))
+		name = member(b, e, "name");
+	if (name && *name) {
+		p = skip_ws(p + 12, end);
+		p = p < end && *p == '=' ? skip_ws(p + 1, end) : end;
+		size_t n = kt_ident_len(p, end);
+		if (n) {
+			char *fn = xstrndup(p, n), *key = xasprintf("raw fsopts %s", name);
+			add(sc, rel, line, key, "parse_param", fn, at);
+			free(key);
+			free(fn);
+		}
+	}
+	free(name);
+	free(var);
+}
+
 static void registrations(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
 			  const char *eol, int line, const struct kt_reach_at *at)
 {
@@ -242,8 +271,10 @@ static void registrations(struct kt_scan *sc, const char *rel, const char *text,
 
 	if ((a = call(l, eol, "sock_register(")))
 		by_struct(sc, rel, text, len, a, eol, line, "af", "sock_register", "family", at);
-	if ((a = call(l, eol, "register_filesystem(")))
+	if ((a = call(l, eol, "register_filesystem("))) {
 		by_struct(sc, rel, text, len, a, eol, line, "fs", "register_filesystem", "name", at);
+		fs_options(sc, rel, text, len, a, eol, line, at);
+	}
 	if ((a = call(l, eol, "misc_register(")))
 		by_struct(sc, rel, text, len, a, eol, line, "misc", "misc_register", "minor", at);
 	if ((a = call(l, eol, "register_binfmt(")))

@@ -60,6 +60,7 @@ static const struct {
     [KF_RK_OFLAG] = {"oflag", NULL},
     [KF_RK_FCNTL] = {"fcntl", "fcntl"},
     [KF_RK_SECCOMP] = {"seccomp", "seccomp"},
+    [KF_RK_FSOPTS] = {"fsopts", NULL},
 };
 
 /* Anything that ran and is neither ELF nor #! is misc, as ptrace names it (it reads the file's first bytes). */
@@ -177,7 +178,8 @@ static bool key_value(int fsnames, const struct kf_reach_key *k, const char **ki
 		break;
 	case KF_RK_BINFMT: v = k->val < sizeof(binfmts) / sizeof(binfmts[0]) ? binfmts[k->val] : NULL; break;
 	case KF_RK_NS: v = kf_reach_ns_flags(k->val, ns, 1) == 1 ? ns[0] : NULL; break;
-	case KF_RK_FSTYPE: snprintf(value, len, "%.*s", (int)sizeof(k->f.name), k->f.name); return true;
+	case KF_RK_FSTYPE:
+	case KF_RK_FSOPTS: snprintf(value, len, "%.*s", (int)sizeof(k->f.name), k->f.name); return true;
 	case KF_RK_OFLAG:
 		v = k->val == 020000000	  ? "O_TMPFILE"
 		    : k->val == 040000	  ? "O_DIRECT"

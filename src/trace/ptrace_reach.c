@@ -660,11 +660,17 @@ void pt_reach_exit(struct pt_state *st, struct pt_task *t, struct fp_proc *p, in
 				reach_ns(st, t, p, (uint32_t)type, 0);
 		}
 		break;
-	case OP_MOUNT:
+	case OP_MOUNT: {
+		char c = 0;
+
 		reach_string(st, t, p, "fstype", a[2], err);
+		/* with options, a non-empty data string: the code that parses them */
+		if (a[4] && pt_read_mem(t->tid, a[4], &c, 1) == 0 && c)
+			reach_string(st, t, p, "fsopts", a[2], err);
 		if (!err)
 			st->reach->ndevs = 0;
 		break;
+	}
 	case OP_FSOPEN: reach_string(st, t, p, "fstype", a[0], err); break;
 	case OP_MOUNT_CHANGE:
 		if (!err)
@@ -675,7 +681,8 @@ void pt_reach_exit(struct pt_state *st, struct pt_task *t, struct fp_proc *p, in
 		/* prctl(PR_SET_SECCOMP, mode) is the seccomp operation of that mode (kernel/seccomp.c) */
 		if ((int)a[0] == PR_SET_SECCOMP && (a[1] == SECCOMP_MODE_STRICT || a[1] == SECCOMP_MODE_FILTER))
 			reach_name(st, t, p, "seccomp", "seccomp",
-				   a[1] == SECCOMP_MODE_STRICT ? SECCOMP_SET_MODE_STRICT : SECCOMP_SET_MODE_FILTER, err);
+				   a[1] == SECCOMP_MODE_STRICT ? SECCOMP_SET_MODE_STRICT : SECCOMP_SET_MODE_FILTER,
+				   err);
 		break;
 	case OP_FCNTL:
 		if (err != EBADF) /* as an ioctl's command: no file, no command */

@@ -78,7 +78,7 @@ for b in $backends; do
 		"seccomp: seccomp SECCOMP_GET_ACTION_AVAIL 1 0" "seccomp: seccomp SECCOMP_SET_MODE_FILTER 1 0" \
 		"prctl: seccomp SECCOMP_SET_MODE_FILTER 1 0" "prctl: prctl PR_SET_SECCOMP 1 0"
 	has "$b: a tmpfs mount, a pipe's write and read, an ioctl on a socket" "$T/$b.rows" \
-		"mount: fstype tmpfs 1 0" "write: fd pipe 1 0" "read: fd pipe 1 0" \
+		"mount: fstype tmpfs 1 0" "mount: fsopts tmpfs 1 0" "write: fd pipe 1 0" "read: fd pipe 1 0" \
 		"ioctl: ioctl FIONREAD on socket:AF_INET:SOCK_DGRAM:IPPROTO_UDP 1 0"
 
 	"$KF" map -F json -o "$T/$b.map.json" "$T/$b.json"
@@ -95,7 +95,8 @@ for b in $backends; do
 		"fcntl F_GETLEASE -> fcntl F_GETLEASE fs/locks.c [FILE_LOCKING]" \
 		"fcntl F_ADD_SEALS -> fcntl F_ADD_SEALS mm/memfd.c [MEMFD_CREATE]" \
 		"seccomp SECCOMP_SET_MODE_FILTER -> seccomp SECCOMP_SET_MODE_FILTER kernel/seccomp.c [SECCOMP_FILTER SECCOMP]" \
-		"seccomp SECCOMP_GET_ACTION_AVAIL -> seccomp SECCOMP_GET_ACTION_AVAIL kernel/seccomp.c [SECCOMP]"
+		"seccomp SECCOMP_GET_ACTION_AVAIL -> seccomp SECCOMP_GET_ACTION_AVAIL kernel/seccomp.c [SECCOMP]" \
+		"fsopts tmpfs -> fsopts tmpfs mm/shmem.c [TMPFS SHMEM]" "fstype tmpfs -> fs tmpfs mm/shmem.c [SHMEM]"
 	has "$b: /dev/fuse's ioctl: fuse_dev_ioctl() (reviewed table), not required (its call failed)" "$T/$b.targets" \
 		"ioctl FUSE_DEV_IOC_CLONE -> ioctl FUSE_DEV_IOC_* fs/fuse/dev.c [FUSE_FS] not-required"
 	selfcheck "$b: wl_reach_args" "$T/$b.map.json"
