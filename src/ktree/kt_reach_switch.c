@@ -164,24 +164,27 @@ static void cases_release(struct kt_case *cs, size_t n)
 	free(cs);
 }
 
-/* The text of a switch's file, or NULL (a tree without it, or another version whose function is gone). */
-static char *switch_text(const char *srcdir, const char *rel, size_t *len)
+/* The cases of switch s of the tree (none when the tree lacks its file or function: another version). */
+static size_t switch_cases(const char *srcdir, size_t s, struct kt_case **cs)
 {
-	char *path = kt_path(srcdir, rel);
-	char *text = kt_read_tree_file(path, len);
+	char *path = kt_path(srcdir, switches[s].file);
+	size_t len, n = 0;
+	char *text = kt_read_tree_file(path, &len);
+	const char *b, *e;
 
 	free(path);
-	return text;
+	*cs = NULL;
+	if (text && function_body(text, len, switches[s].func, &b, &e))
+		n = read_cases(text, b, e, cs);
+	free(text);
+	return n;
 }
 
 void kt_reach_switch_want(struct kt_scan *sc, const char *srcdir)
 {
 	for (size_t s = 0; s < sizeof(switches) / sizeof(switches[0]); s++) {
-		size_t len;
-		char *text = switch_text(srcdir, switches[s].file, &len);
-		const char *b, *e;
-		struct kt_case *cs = NULL;
-		size_t n = text && function_body(text, len, switches[s].func, &b, &e) ? read_cases(text, b, e, &cs) : 0;
+		struct kt_case *cs;
+		size_t n = switch_cases(srcdir, s, &cs);
 
 		kt_strv_push(&sc->seen, switches[s].file);
 		kt_map_put(&sc->fn_want, switches[s].func, (void *)1); /* a case that calls nothing found is itself */
@@ -189,7 +192,6 @@ void kt_reach_switch_want(struct kt_scan *sc, const char *srcdir)
 			for (size_t j = 0; j < cs[i].calls.n; j++)
 				kt_map_put(&sc->fn_want, cs[i].calls.v[j], (void *)1);
 		cases_release(cs, n);
-		free(text);
 	}
 }
 
@@ -297,11 +299,8 @@ static const struct kt_def *fn_def(const struct kt_scan *sc, const char *name, c
 void kt_reach_switches(struct kt_scan *sc, const char *srcdir)
 {
 	for (size_t s = 0; s < sizeof(switches) / sizeof(switches[0]); s++) {
-		size_t len;
-		char *text = switch_text(srcdir, switches[s].file, &len);
-		const char *b, *e;
-		struct kt_case *cs = NULL;
-		size_t n = text && function_body(text, len, switches[s].func, &b, &e) ? read_cases(text, b, e, &cs) : 0;
+		struct kt_case *cs;
+		size_t n = switch_cases(srcdir, s, &cs);
 		const struct kt_def *self = n ? fn_def(sc, switches[s].func, switches[s].file) : NULL;
 		size_t self_i = self ? (size_t)(self - sc->defs) : 0;
 
@@ -326,6 +325,5 @@ void kt_reach_switches(struct kt_scan *sc, const char *srcdir)
 			}
 		}
 		cases_release(cs, n);
-		free(text);
 	}
 }
