@@ -131,7 +131,7 @@ if [ -x "$WL/wl_reach_args" ]; then
 	norm "$T/reach-args.json" "$T/reach-args.norm.json"
 	golden reach-args
 	"$KF" report "$T/reach-args.norm.json" >"$T/ra.txt"
-	for opt in DNOTIFY FILE_LOCKING MEMFD_CREATE SECCOMP_FILTER FUSE_FS; do
+	for opt in DNOTIFY FILE_LOCKING MEMFD_CREATE SECCOMP_FILTER FUSE_FS TMPFS; do
 		if grep -A3 '^kconfig:' "$T/ra.txt" | grep -q "[ ,]$opt\(,\|$\)"; then ok "summary: kconfig: names $opt"; else
 			not_ok "summary: kconfig: names $opt"; grep -A3 '^kconfig:' "$T/ra.txt" | sed 's/^/#   /'; fi
 	done
