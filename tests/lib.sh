@@ -95,6 +95,14 @@ workload_or_skip() {
 	return 1
 }
 
+# for_others FILE: prints the path of a copy of FILE that any user can run, in $T made traversable: what a test runs
+# as another user (-u nobody, setpriv) must not be the clone's own file, which sits under a directory that user
+# may not enter (root's home is 0700, and so is a mktemp -d directory)
+for_others() {
+	mkdir -p "$T/others" && chmod go+x "$T" && chmod 755 "$T/others" && cp "$1" "$T/others/" &&
+		chmod 755 "$T/others/${1##*/}" && echo "$T/others/${1##*/}"
+}
+
 # waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
 waitfor() {
 	i=0
