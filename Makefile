@@ -268,6 +268,7 @@ run: deps all
 
 bench: deps all workloads
 	$(Q)sh bench/run.sh $(BUILD)
+	$(Q)sh bench/bpffs_fresh.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
 
