@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bpf backend follows only the workload's tasks, leaves nothing attached, ends observation as asked
 # (-d, Ctrl-C, --keep-running, -p), and falls back to ptrace where BPF cannot load.
+# kf-test: exclusive wl_sleeper: bpf_isolation.sh counts the wl_sleeper processes left to PID 1, which the others start
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_isolation || exit 0

@@ -2,6 +2,7 @@
 # -F html in a real headless Chromium: no console errors, the elements exist after the page's script ran (the
 # tables are sortable and sort), hostile argv and paths stay text, a screenshot is made; and a 5,000-process
 # footprint renders fast and small.
+# kf-test: alone: it bounds the wall time of rendering a 5,000-process page
 . "$(dirname "$0")/../lib.sh"
 
 CHROMIUM=$(command -v chromium || true)
