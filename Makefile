@@ -246,10 +246,19 @@ fuzz: fuzz-build
 	$(Q)$(BUILD)/fuzz/fuzz_load -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 -close_fd_mask=2 \
 		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
 
+# make check's three builds (this one, ASan/UBSan, NO_BPF) at once, sharing make's $(NPROC) job slots: one's serial
+# steps (the BPF object and its skeleton, the links) overlap the others' compiles. Then the tests, $(NPROC) at a
+# time (tests/run.sh).
+.PHONY: check-builds check-build-main check-build-asan check-build-nobpf
+check-builds: check-build-main check-build-asan check-build-nobpf
+check-build-main:
+	$(Q)$(MAKE) --no-print-directory all unit workloads
+check-build-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
+check-build-nobpf:
+	$(Q)$(MAKE) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
 check: deps
-	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all unit workloads
-	$(Q)$(MAKE) -j$(NPROC) --no-print-directory BUILD=$(ASAN_DIR) SAN='-fsanitize=address,undefined -fno-omit-frame-pointer' CFLAGS='-O1 -g' all unit
-	$(Q)$(MAKE) -j$(NPROC) --no-print-directory NO_BPF=1 BUILD=$(BUILD)/nobpf all
+	$(Q)$(MAKE) -j$(NPROC) --no-print-directory check-builds
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
 # Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads, and
