@@ -35,7 +35,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-unused-paramet
 LDLIBS    := -Wl,-Bstatic -ljson-c -lbpf -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lm
 ifeq ($(NO_BPF),1)
 override CFLAGS += -DKF_NO_BPF -DKF_NO_DWARF
-LDLIBS    := -Wl,-Bstatic -ljson-c -lz -Wl,-Bdynamic -lm
+LDLIBS    := -Wl,-Bstatic -ljson-c -lz -llzma -lbz2 -Wl,-Bdynamic -lm
 endif
 ifeq ($(V),1)
 Q :=

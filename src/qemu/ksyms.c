@@ -51,13 +51,21 @@ static unsigned char *slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-/* A kernel file in memory, gunzipped when it is gzip'd (an arm64 Image.gz); NULL after a message. */
+/*
+ * A kernel file in memory: the ELF vmlinux inside it when it is a bzImage (bzimage.c), gunzipped when it is
+ * gzip'd (an arm64 Image.gz); NULL after a message.
+ */
 static unsigned char *slurp_kernel(const char *path, size_t *len)
 {
 	unsigned char *img = slurp(path, 1u << 30, len), *out;
 	size_t cap, got = 0;
 	gzFile gz;
 
+	if (img && kfq_is_bzimage(img, *len)) {
+		out = kfq_bzimage_vmlinux(path, img, *len, len);
+		free(img);
+		return out;
+	}
 	if (!img || *len < 2 || img[0] != 0x1f || img[1] != 0x8b)
 		return img;
 	free(img);
@@ -188,7 +196,7 @@ int kfq_symbols(const struct kfq_opts *o, struct kfq_sym *want, size_t n)
 {
 	const char *src = o->kallsyms ? o->kallsyms : o->vmlinux ? o->vmlinux : o->kernel;
 	size_t len;
-	unsigned char *img = slurp(src, 1u << 30, &len);
+	unsigned char *img = o->kallsyms ? slurp(src, 1u << 30, &len) : slurp_kernel(src, &len);
 	int found;
 
 	if (!img)
