@@ -240,7 +240,13 @@ $(KT_FUZZ): $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard src/ktree/kt_*.c src/ktre
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
 		$(filter-out src/ktree/kt_index.c src/ktree/kt_resolve.c,$(wildcard src/ktree/kt_*.c src/util/*.c)) $(BUILD)/libkf.a $(LDLIBS)
-fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ)
+# The bzImage extractor (tests/integration/qemu_bzimage.sh runs it briefly).
+$(BUILD)/fuzz/fuzz_bzimage: tests/fuzz/fuzz_bzimage.c src/qemu/bzimage.c $(BUILD)/libkf.a
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< src/qemu/bzimage.c \
+		$(wildcard src/util/*.c) $(BUILD)/libkf.a $(LDLIBS)
+fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
 	$(Q)$(BUILD)/fuzz/fuzz_load -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 -close_fd_mask=2 \

@@ -20,7 +20,8 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-#define OUT_MAX (1u << 30) /* a decompressed kernel larger than 1 GB is not one */
+#define OUT_MAX	  (1u << 30) /* a decompressed kernel larger than 1 GB is not one */
+#define RATIO_MAX 256	     /* nor one that claims to be more than 256 times its compressed size */
 
 static uint32_t le32(const unsigned char *p)
 {
@@ -40,7 +41,7 @@ struct format {
 
 static const struct format formats[] = {
     {"gzip", (const unsigned char *)"\x1f\x8b", 2},
-    {"xz", (const unsigned char *)"\xfd" "7zXZ\0", 6},
+    {"xz", (const unsigned char *)"\xfd\x37\x7a\x58\x5a\x00", 6},
     {"lzma", (const unsigned char *)"\x5d\0\0", 3},
     {"bzip2", (const unsigned char *)"BZh", 3},
     {"zstd", (const unsigned char *)"\x28\xb5\x2f\xfd", 4},
@@ -144,7 +145,8 @@ unsigned char *kfq_bzimage_vmlinux(const char *path, const unsigned char *img, s
 			     path, off),
 		       NULL;
 	want = le32(pl + plen - 4);
-	if (want < 64 || want > OUT_MAX)
+	/* a kernel compresses 3 to 10 times: a size far beyond that is a header that lies, not memory to give it */
+	if (want < 64 || want > OUT_MAX || want / RATIO_MAX > plen)
 		return error("qemu: '%s': the %s payload says it decompresses to %zu bytes: not a kernel", path,
 			     f->name, want),
 		       NULL;

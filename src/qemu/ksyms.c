@@ -327,9 +327,7 @@ int kfq_btf_offsets(const struct kfq_opts *o, struct kfq_member *want, size_t n)
 		rc = image_btf(img, len, want, n);
 		free(img);
 		if (rc < 0)
-			return error("qemu: '%s': no BTF in it: give --vmlinux with the kernel's ELF vmlinux (the ELF "
-				     "inside a bzImage has its .BTF: tests/guest/run extracts it)",
-				     src);
+			return error("qemu: '%s': no BTF in it: give --vmlinux with the kernel's ELF vmlinux", src);
 		return 0;
 	}
 	btf = elf_section(img, len, ".BTF", &size, NULL);
