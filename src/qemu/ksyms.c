@@ -216,6 +216,15 @@ int kfq_symbols(const struct kfq_opts *o, struct kfq_sym *want, size_t n)
 	return 0;
 }
 
+int kfq_symbols_text(const char *what, const char *text, struct kfq_sym *want, size_t n)
+{
+	kallsyms_symbols(text, want, n);
+	for (size_t i = 0; i < n; i++)
+		if (!want[i].addr)
+			return error("qemu: %s: no symbol %s", what, want[i].name);
+	return 0;
+}
+
 /* --- BTF ------------------------------------------------------------------------------------------------ */
 struct btf_header_ {
 	uint16_t magic;

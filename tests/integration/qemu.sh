@@ -109,8 +109,32 @@ for method in tracepoint gdb; do
 done
 # the gdb method says what its observations are, in the seed's words
 check "gdb: entry observations, said" grep -q "these are entry observations, not decoded arguments or syscall results: 9 calls seen at do_syscall_64, 8 results read at its return; GDB threads in QEMU represent vCPUs, not Linux tasks" "$T/gdb.err"
-one_line "gdb: no symbols in Debian's vmlinux: one line" "no symbol table (Debian's vmlinux has none): give --kallsyms" \
+one_line "gdb: no symbols in Debian's ELF vmlinux: one line" "no symbol table (Debian's vmlinux has none): give --kallsyms" \
 	"$KF" qemu --kernel "$kernel" --initrd "$T/seq.cpio" --method gdb
+
+# The gdb method with the kernel and the initramfs alone: Debian's bzImage, whose vmlinux (stripped) has BTF but no
+# symbols; kfootprint reads the BTF from the bzImage and the symbols from a probe boot of its own, cached by the
+# kernel's hash (src/qemu/probe.c): the first run of the suite boots twice, later ones once.
+bz=$(dirname "$kernel")/vmlinuz
+if [ -s "$bz" ]; then
+	for n in 1 2; do
+		"$KF" qemu -v --kernel "$bz" --initrd "$T/seq.cpio" --method gdb -d 300 -o "$T/bz$n.json" --report /dev/null \
+			2>"$T/bz$n.err"
+		rc=$?
+		eq "gdb, bzImage alone, run $n: exit 0, PID 1 made exactly the calls of /init" "0 $want" "$rc $(calls_of_pid1 "$T/bz$n.json" 2>&1)"
+	done
+	check "gdb, bzImage alone: the symbols from a probe boot, or from its cache" \
+		grep -Eq "the kernel's symbols from (a probe boot|the cache '/var/cache/kfootprint/kallsyms/[0-9a-f]{64}.kallsyms')" "$T/bz1.err"
+	check "gdb, bzImage alone: the second run boots once (from the cache)" \
+		grep -q "the kernel's symbols from the cache .*: no probe boot" "$T/bz2.err"
+	c=/var/cache/kfootprint/kallsyms/$(sha256sum "$bz" | cut -d' ' -f1).kallsyms
+	eq "gdb, bzImage alone: the cache is root's, private" "root 700 root 600" "$(stat -c '%U %a' "$(dirname "$c")") $(stat -c '%U %a' "$c")"
+	# the probe's lines against the kallsyms of the same kernel booted nokaslr, dumped through the guest harness
+	eq "gdb, bzImage alone: the probe's symbols are the nokaslr boot's" \
+		"$(grep -E ' (kernel_init|do_syscall_64|current_task)$' "$ks" | sort)" "$(sort "$c")"
+else
+	skip "gdb, bzImage alone" "no vmlinuz beside $kernel"
+fi
 
 # A guest that never powers off: -d ends it, the footprint is kept, marked incomplete.
 started=$(date +%s)
