@@ -120,14 +120,14 @@ unsigned char *kfq_bzimage_vmlinux(const char *path, const unsigned char *img, s
 
 	if (!kfq_is_bzimage(img, len))
 		return error("qemu: '%s': not a bzImage (no \"HdrS\" boot header at 0x202)", path), NULL;
+	if (len < 0x250)
+		return error("qemu: '%s': truncated: %zu bytes, shorter than its boot header", path, len), NULL;
 	version = img[0x206] | img[0x207] << 8;
 	if (version < 0x208)
 		return error("qemu: '%s': boot protocol %u.%02u has no payload fields (2.08, Linux 2.6.26): give "
 			     "--vmlinux",
 			     path, version >> 8, version & 0xff),
 		       NULL;
-	if (len < 0x250)
-		return error("qemu: '%s': truncated: %zu bytes, shorter than its boot header", path, len), NULL;
 	setup = ((size_t)(img[0x1f1] ? img[0x1f1] : 4) + 1) * 512;
 	off = setup + le32(img + 0x248);
 	plen = le32(img + 0x24c);
