@@ -1,7 +1,7 @@
 #!/bin/sh
 # kfootprint qemu: a kernel (Debian's 6.1, from the guest harness's cache) and an initramfs holding only a static
 # /init of known syscalls (tests/guest/seq_init.c) booted under QEMU on this machine; PID 1's calls must be
-# exactly those, by each method. Bad input costs no boot, but for the guest that never powers off (-d ends it).
+# exactly those, by each method. Bad input costs no boot. The guest that never powers off (-d ends it): qemu_hang.sh.
 . "$(dirname "$0")/../lib.sh"
 cd "$KF_TOP" || exit 1
 
@@ -82,7 +82,6 @@ mkinitrd() { # OUT [CFLAGS]: an initramfs of seq_init.c built with CFLAGS
 		rm -rf "$T/r$$"
 }
 mkinitrd "$T/seq.cpio" || { not_ok "a static /init builds"; exit 0; }
-mkinitrd "$T/hang.cpio" -DHANG || { not_ok "a static /init builds"; exit 0; }
 
 . tests/guest/seq_expect.sh
 calls_of_pid1() { seq_calls_of_pid1 "$1"; }
@@ -134,17 +133,4 @@ if [ -s "$bz" ]; then
 		"$(grep -E ' (kernel_init|do_syscall_64|current_task)$' "$ks" | sort)" "$(sort "$c")"
 else
 	skip "gdb, bzImage alone" "no vmlinuz beside $kernel"
-fi
-
-# A guest that never powers off: -d ends it, the footprint is kept, marked incomplete.
-started=$(date +%s)
-if "$KF" qemu --kernel "$kernel" --initrd "$T/hang.cpio" -d 12 -o "$T/hang.json" --report /dev/null 2>"$T/hang.err"; then
-	took=$(($(date +%s) - started))
-	eq "never powers off: -d 12 ends it, PID 1's calls kept" "getpid 3 0 -" \
-		"$(calls_of_pid1 "$T/hang.json" | grep '^getpid')"
-	eq "never powers off: incomplete (duration), pause left open" "pause 1 0 - complete False duration" \
-		"$(calls_of_pid1 "$T/hang.json" | sed -n 's/^\(pause.*\)/\1/p;s/^procs 1 comm init \(complete.*\)/\1/p' | tr '\n' ' ' | sed 's/ $//')"
-	check "never powers off: ended within -d plus 5 s" test "$took" -le 17
-else
-	not_ok "never powers off: kfootprint qemu failed: $(cat "$T/hang.err")"
 fi
