@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ktree/ktree.h"
 #include "probe_init.h"
 #include "qemu/qemu_int.h"
 #include "util/error.h"
@@ -49,10 +48,22 @@ static int kernel_key(const char *path, char *hex)
 	return 0;
 }
 
+/* The user's cache base: root's under /var/cache, another user's as XDG says (as the tree index's cache). */
+static char *cache_base(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+
+	if (geteuid() == 0)
+		return xstrdup("/var/cache/kfootprint");
+	return x && *x == '/'	? xasprintf("%s/kfootprint", x)
+	       : h && *h == '/' ? xasprintf("%s/.cache/kfootprint", h)
+				: NULL;
+}
+
 /* The cache directory, made when missing, open; -1 (and a debug line) when there is none to trust. */
 static int cache_dir(char *path, size_t len)
 {
-	char *base = geteuid() == 0 ? xstrdup("/var/cache/kfootprint") : kt_cache_dir();
+	char *base = cache_base();
 	struct stat st;
 	int fd;
 
