@@ -95,6 +95,35 @@ workload_or_skip() {
 	return 1
 }
 
+# for_others FILE: prints the path of a copy of FILE that any user can run, in $T made traversable: what a test runs
+# as another user (-u nobody, setpriv) must not be the clone's own file, which sits under a directory that user
+# may not enter (root's home is 0700, and so is a mktemp -d directory)
+for_others() {
+	mkdir -p "$T/others" && chmod go+x "$T" && chmod 755 "$T/others" && cp "$1" "$T/others/" &&
+		chmod 755 "$T/others/${1##*/}" && echo "$T/others/${1##*/}"
+}
+
+# ksrc_tree: prints the directory of Debian's linux-source-6.1 tree, extracted from KSRC_TARBALL (apt package
+# linux-source-6.1, in the Makefile's APT_MAP) into $KF_KSRC_CACHE (default /var/tmp/kfootprint-ksrc) by whichever
+# test needs it first, whatever the order, under a lock (tests run two at a time, and checkouts share the cache);
+# extracted beside it and renamed, so an interrupted run never leaves half a tree. Nothing, and false, without it.
+: "${KSRC_TARBALL:=/usr/src/linux-source-6.1.tar.xz}"
+ksrc_tree() {
+	_kc=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
+	if [ ! -f "$_kc/.kf-complete" ] && [ -r "$KSRC_TARBALL" ]; then
+		mkdir -p "${_kc%/*}" && (
+			flock 8 || exit 1
+			[ -f "$_kc/.kf-complete" ] && exit 0
+			rm -rf "$_kc.tmp" && mkdir -p "$_kc.tmp" && tar -xJf "$KSRC_TARBALL" -C "$_kc.tmp" &&
+				rm -rf "$_kc" && mv "$_kc.tmp" "$_kc" && touch "$_kc/.kf-complete" && exit 0
+			rm -rf "$_kc.tmp"
+			echo "ksrc_tree: cannot extract $KSRC_TARBALL into $_kc" >&2
+			exit 1
+		) 8>>"$_kc.lock"
+	fi
+	[ -f "$_kc/.kf-complete" ] && find "$_kc" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1 | grep .
+}
+
 # waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
 waitfor() {
 	i=0

@@ -477,6 +477,32 @@ static int run(struct gdb_run *r)
 	return rc;
 }
 
+/*
+ * The symbols: from --kallsyms, --vmlinux or the kernel's ELF; a bzImage's vmlinux has none (stripped when it is
+ * built), so x86_64's come from a probe boot of the same kernel (probe.c), once per kernel.
+ */
+static int kernel_symbols(struct gdb_run *r)
+{
+	const struct kfq_opts *o = r->o;
+	const char *what, *names[NSYMS];
+	size_t n = r->arm ? SYM_CURRENT : NSYMS;
+	char *text, *src;
+	int rc;
+
+	if (o->kallsyms || o->vmlinux || r->arm || !kfq_kernel_arch(o->kernel, &what) || strcmp(what, "a bzImage"))
+		return kfq_symbols(o, r->syms, n);
+	for (size_t i = 0; i < n; i++)
+		names[i] = r->syms[i].name;
+	text = kfq_probe_kallsyms(o, names, n);
+	if (!text)
+		return -1;
+	src = xasprintf("'%s' booted nokaslr (the probe boot's /proc/kallsyms)", o->kernel);
+	rc = kfq_symbols_text(src, text, r->syms, n);
+	free(src);
+	free(text);
+	return rc;
+}
+
 int kfq_run_gdb(const struct kfq_opts *o, struct footprint *fp, enum kf_abi abi)
 {
 	struct gdb_run r = {.o = o, .fp = fp};
@@ -498,9 +524,8 @@ int kfq_run_gdb(const struct kfq_opts *o, struct footprint *fp, enum kf_abi abi)
 		r.nr_exit = 60, r.nr_exit_group = 231, r.nr_execve = 59, r.nr_clone = 56, r.nr_fork = 57;
 		r.nr_vfork = 58;
 	}
-	/* what the kernel must offer, before any boot (arm64: no current_task, no pt_regs members by name) */
-	if (kfq_symbols(o, r.syms, r.arm ? SYM_CURRENT : NSYMS) < 0 ||
-	    kfq_btf_offsets(o, r.off, r.arm ? M_DI : NMEMBERS) < 0)
+	/* what the kernel must offer, before the boot (arm64: no current_task, no pt_regs members by name) */
+	if (kfq_btf_offsets(o, r.off, r.arm ? M_DI : NMEMBERS) < 0 || kernel_symbols(&r) < 0)
 		return -1;
 	if (!mkdtemp(dir))
 		return perror_msg("qemu: mkdtemp '%s'", dir);

@@ -51,13 +51,21 @@ static unsigned char *slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-/* A kernel file in memory, gunzipped when it is gzip'd (an arm64 Image.gz); NULL after a message. */
+/*
+ * A kernel file in memory: the ELF vmlinux inside it when it is a bzImage (bzimage.c), gunzipped when it is
+ * gzip'd (an arm64 Image.gz); NULL after a message.
+ */
 static unsigned char *slurp_kernel(const char *path, size_t *len)
 {
 	unsigned char *img = slurp(path, 1u << 30, len), *out;
 	size_t cap, got = 0;
 	gzFile gz;
 
+	if (img && kfq_is_bzimage(img, *len)) {
+		out = kfq_bzimage_vmlinux(path, img, *len, len);
+		free(img);
+		return out;
+	}
 	if (!img || *len < 2 || img[0] != 0x1f || img[1] != 0x8b)
 		return img;
 	free(img);
@@ -188,7 +196,7 @@ int kfq_symbols(const struct kfq_opts *o, struct kfq_sym *want, size_t n)
 {
 	const char *src = o->kallsyms ? o->kallsyms : o->vmlinux ? o->vmlinux : o->kernel;
 	size_t len;
-	unsigned char *img = slurp(src, 1u << 30, &len);
+	unsigned char *img = o->kallsyms ? slurp(src, 1u << 30, &len) : slurp_kernel(src, &len);
 	int found;
 
 	if (!img)
@@ -205,6 +213,15 @@ int kfq_symbols(const struct kfq_opts *o, struct kfq_sym *want, size_t n)
 				    src);
 			return error("qemu: '%s': no symbol %s", src, want[i].name);
 		}
+	return 0;
+}
+
+int kfq_symbols_text(const char *what, const char *text, struct kfq_sym *want, size_t n)
+{
+	kallsyms_symbols(text, want, n);
+	for (size_t i = 0; i < n; i++)
+		if (!want[i].addr)
+			return error("qemu: %s: no symbol %s", what, want[i].name);
 	return 0;
 }
 
@@ -319,9 +336,7 @@ int kfq_btf_offsets(const struct kfq_opts *o, struct kfq_member *want, size_t n)
 		rc = image_btf(img, len, want, n);
 		free(img);
 		if (rc < 0)
-			return error("qemu: '%s': no BTF in it: give --vmlinux with the kernel's ELF vmlinux (the ELF "
-				     "inside a bzImage has its .BTF: tests/guest/run extracts it)",
-				     src);
+			return error("qemu: '%s': no BTF in it: give --vmlinux with the kernel's ELF vmlinux", src);
 		return 0;
 	}
 	btf = elf_section(img, len, ".BTF", &size, NULL);

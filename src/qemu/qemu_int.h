@@ -66,8 +66,19 @@ struct kfq_member {
 	bool found;
 };
 bool kfq_is_elf(const char *path);
+/* bzimage.c: whether img is an x86 bzImage (the boot protocol's header) */
+bool kfq_is_bzimage(const unsigned char *img, size_t len);
+/* The ELF vmlinux in the bzImage img of path (read from path: for messages), malloc'd; NULL after a message. */
+unsigned char *kfq_bzimage_vmlinux(const char *path, const unsigned char *img, size_t len, size_t *out_len);
 /* The addresses of want[] from --kallsyms, else --vmlinux's or --kernel's ELF symbols. 0, or -1 after a message. */
 int kfq_symbols(const struct kfq_opts *o, struct kfq_sym *want, size_t n);
+/* The addresses of want[] from kallsyms lines in text (what: their source, for messages). 0, or -1 after a message. */
+int kfq_symbols_text(const char *what, const char *text, struct kfq_sym *want, size_t n);
+/*
+ * probe.c: the kallsyms lines of names for o's kernel booted nokaslr (x86_64), from a probe boot of kfootprint's
+ * own /init, cached by the kernel's SHA-256; malloc'd, or NULL after a message.
+ */
+char *kfq_probe_kallsyms(const struct kfq_opts *o, const char *const *names, size_t n);
 /* The offsets of want[] from the .BTF of --vmlinux, else of --kernel. 0, or -1 after a message. */
 int kfq_btf_offsets(const struct kfq_opts *o, struct kfq_member *want, size_t n);
 

@@ -21,13 +21,11 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <linux/magic.h>
 
 #include "bpf/kfrec.h"
 #include "kfrec.skel.h"
@@ -38,7 +36,6 @@
 #define BPFFS	     "/sys/fs/bpf"
 #define CACHE_ROOT   BPFFS "/kfootprint"
 #define LOCK_DIR     "/run/kfootprint"
-#define CLEAN_MARK   "clean\n"
 #define PROGS_MAX    16
 #define CACHES_KEPT  8 /* other keys' caches kept when one more is made (each holds up to ~1.9 MB of kernel memory) */
 #define KEY_HEX	     32
@@ -126,7 +123,7 @@ static void make_key(struct bpf_session *s, const char *btf_what, const void *bt
 	size_t sz;
 
 	/* The protocol between runs (what is reset, the generation, the claims, the mark): a new one, a new number. */
-	hash_str(&h, "kfootprint bpf cache 1");
+	hash_str(&h, "kfootprint bpf cache 2");
 	v = kfrec_bpf__elf_bytes(&sz);
 	hash_add(&h, v, sz);
 	v = bpf_map__initial_value(s->skel->maps.rodata, &sz);
@@ -239,13 +236,29 @@ static int take_lock(int lock_dir, const char *key, char *why, size_t len)
 	return fd;
 }
 
-/* Whether the run that held the cache last ended in order (and so left it whole and its claims removed). */
-static bool marked_clean(int lock_fd)
+/*
+ * The clean mark of the cache of key: "clean DEV INO" of its directory, so that it stands for that directory
+ * only. The lock is in /run, and a run in a mount namespace of its own (its own bpffs, docs/bpf.md#the-cache)
+ * shares it: its mark must not vouch for the directory of the same key in another bpffs, left by a run that died.
+ */
+static size_t clean_mark(int root_fd, const char *key, char *buf, size_t len)
 {
-	char buf[16];
+	struct stat st;
+
+	if (fstatat(root_fd, key, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	return (size_t)snprintf(buf, len, "clean %llx %llx\n", (unsigned long long)st.st_dev,
+				(unsigned long long)st.st_ino);
+}
+
+/* Whether the run that held the cache last ended in order (and so left it whole and its claims removed). */
+static bool marked_clean(int lock_fd, int root_fd, const char *key)
+{
+	char buf[64], want[64];
+	size_t len = clean_mark(root_fd, key, want, sizeof(want));
 	ssize_t n = pread(lock_fd, buf, sizeof(buf), 0);
 
-	return n == (ssize_t)strlen(CLEAN_MARK) && !memcmp(buf, CLEAN_MARK, (size_t)n);
+	return len && n == (ssize_t)len && !memcmp(buf, want, len);
 }
 
 /*
@@ -317,7 +330,6 @@ static bool cache_wanted(struct bpf_session *s, char *why, size_t len)
 {
 	const char *env = getenv("KF_BPF_CACHE"), *split = getenv("KF_BPF_SPLIT");
 	struct bpf_program *p;
-	struct statfs fs;
 
 	if (env && !strcmp(env, "0"))
 		snprintf(why, len, "KF_BPF_CACHE=0");
@@ -327,8 +339,6 @@ static bool cache_wanted(struct bpf_session *s, char *why, size_t len)
 		snprintf(why, len, "-vv: the verifier's statistics need a load");
 	else if (geteuid() != 0)
 		snprintf(why, len, "not root: the cache and its lock are root's");
-	else if (statfs(BPFFS, &fs) < 0 || fs.f_type != BPF_FS_MAGIC)
-		snprintf(why, len, "no bpffs mounted at " BPFFS);
 	else
 		why[0] = '\0';
 	if (why[0])
@@ -611,6 +621,10 @@ int bpf_cache_open(struct bpf_session *s, const char *btf_what, const void *btf,
 		return 0;
 	}
 	lock_dir = private_dir(AT_FDCWD, LOCK_DIR, true, why, sizeof(why));
+	if (lock_dir >= 0 && bpffs_ready(lock_dir, BPFFS, why, sizeof(why)) < 0) {
+		close(lock_dir);
+		lock_dir = -1;
+	}
 	c->root_fd = lock_dir < 0 ? -1 : private_dir(AT_FDCWD, CACHE_ROOT, true, why, sizeof(why));
 	c->lock_fd = c->root_fd < 0 ? -1 : take_lock(lock_dir, c->key, why, sizeof(why));
 	if (c->lock_fd < 0) {
@@ -627,7 +641,7 @@ int bpf_cache_open(struct bpf_session *s, const char *btf_what, const void *btf,
 	if (faccessat(c->root_fd, c->key, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
 		snprintf(why, sizeof(why), "none yet for this key");
 		rc = 0;
-	} else if (!marked_clean(c->lock_fd)) {
+	} else if (!marked_clean(c->lock_fd, c->root_fd, c->key)) {
 		snprintf(why, sizeof(why), "not left clean by the run that held it last: dropped");
 		rc = 0;
 	} else if (ftruncate(c->lock_fd, 0) < 0) {
@@ -750,9 +764,13 @@ void bpf_cache_close(struct bpf_session *s, bool ok)
 	bpf_cache_detach(s, NULL);
 	if (ok && c->build && pin(s, c))
 		ok = false;
-	if (ok && (c->build || c->loaded) &&
-	    pwrite(c->lock_fd, CLEAN_MARK, strlen(CLEAN_MARK), 0) != (ssize_t)strlen(CLEAN_MARK))
-		debug("backend bpf: marking the program cache clean: %s", strerror(errno));
+	if (ok && (c->build || c->loaded)) {
+		char mark[64];
+		size_t len = clean_mark(c->root_fd, c->key, mark, sizeof(mark));
+
+		if (!len || pwrite(c->lock_fd, mark, len, 0) != (ssize_t)len)
+			debug("backend bpf: marking the program cache clean: %s", strerror(errno));
+	}
 	close_progs(c);
 	if (c->root_fd >= 0)
 		close(c->root_fd);

@@ -123,6 +123,13 @@ void bpf_cache_detach(struct bpf_session *s, const char *prefix);
  */
 void bpf_cache_close(struct bpf_session *s, bool ok);
 
+/* bpffs.c */
+/*
+ * Makes path a bpffs, mounting one (root's, mode 0700) when nothing is mounted there, under a lock in lock_dir
+ * (the cache's, root's and private). 0 when path is a bpffs; -1 and why not.
+ */
+int bpffs_ready(int lock_dir, const char *path, char *why, size_t len);
+
 /* bpf_reach.c */
 /* Before load: the kernel side's rows of what each call reaches, or none of that work at all (!on). */
 void bpf_reach_setup(struct bpf_session *s, bool on);

@@ -5,6 +5,7 @@
 # cache held loads privately, and both are right; a run killed holding it leaves it to be rebuilt; a process left
 # running by an earlier run (its task storage still there) is not in the next run's footprint; -p on the same
 # process twice in a row counts what ptrace counts; nothing stays attached between runs.
+# kf-test: alone: it counts the BPF links to the cache's programs machine-wide, which another test's bpf run of this build takes
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_cache || exit 0

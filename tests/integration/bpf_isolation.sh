@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bpf backend follows only the workload's tasks, leaves nothing attached, ends observation as asked
 # (-d, Ctrl-C, --keep-running, -p), and falls back to ptrace where BPF cannot load.
+# kf-test: exclusive wl_sleeper: bpf_isolation.sh counts the wl_sleeper processes left to PID 1, which the others start
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_isolation || exit 0
@@ -128,7 +129,7 @@ else
 	eq "fallback: -b bpf error names the missing capabilities" \
 		"kfootprint: backend bpf: needs root or CAP_BPF and CAP_PERFMON (missing CAP_BPF CAP_PERFMON)" "$(cat "$T/g.err")"
 	mkdir "$T/nobody" && chmod 777 "$T" "$T/nobody"
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$KF" record --report "$T/nobody/r.txt" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$(for_others "$KF")" record --report "$T/nobody/r.txt" \
 		-o "$T/nobody/f.json" -- true 2>"$T/h.err"
 	eq "fallback: as nobody, auto runs ptrace" "0 ptrace" "$? $(jget "$T/nobody/f.json" "d['backend']" 2>&1)"
 fi

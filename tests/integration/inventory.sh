@@ -1,6 +1,6 @@
 #!/bin/sh
 # kfootprint inventory: compiled code against observations, on the fixture tree tests/fixtures/kinv-tree and, when
-# it is extracted (tests/integration/map_index_real.sh does it), on Debian's linux-source-6.1 with Debian's
+# it is there (ksrc_tree in tests/lib.sh extracts it once), on Debian's linux-source-6.1 with Debian's
 # configuration: review candidates of a real workload (python3 using eventfd, no socket), of a footprint whose
 # only evidence is a refinement or a kernel function (issue 8's and 9's JSON shapes), SLOC against cloc, a built
 # tree, a stripped vmlinux, the formats, and bad input (one line each).
@@ -206,10 +206,9 @@ else
 fi
 
 # --- the real tree, with Debian's configuration --------------------------------------------------------------
-src=$(find "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' 2>/dev/null | head -n 1)
 dcfg=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
-if [ -z "$src" ] || [ ! -f "$(dirname "$src")/.kf-complete" ] || [ ! -r "$dcfg" ]; then
-	skip "inventory on linux-source-6.1" "no extracted tree (tests/integration/map_index_real.sh makes it) or no $dcfg (linux-config-6.1)"
+if ! src=$(ksrc_tree) || [ ! -r "$dcfg" ]; then
+	skip "inventory on linux-source-6.1" "no tree ($KSRC_TARBALL missing: apt-get install linux-source-6.1) or no $dcfg (linux-config-6.1)"
 	exit 0
 fi
 xz -dc "$dcfg" >"$T/debian.config"

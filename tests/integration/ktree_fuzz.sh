@@ -1,6 +1,7 @@
 # A short, bounded libFuzzer run over the kernel tree index readers (tests/fuzz/fuzz_kbuild.c, fuzz_kconfig.c,
 # fuzz_maintainers.c): 20000 inputs each from the seeds in tests/fuzz/ktree-seeds/NAME; any input must parse without a
 # crash, a leak or a hang, under ASan and UBSan. Skips, saying why, when clang cannot build them.
+# kf-test: first: among the longest
 . "$(dirname "$0")/../lib.sh"
 if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: kernel tree readers" "clang is not installed (make deps installs it)"

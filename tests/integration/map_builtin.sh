@@ -2,6 +2,7 @@
 # kfootprint map with the built-in database (Linux 6.1 from Debian's linux-source-6.1): the known chains of the
 # issue, the whole tables against data/syscalls/, and the running kernel's values against /proc read by other
 # tools (python's gzip, a grep of kallsyms).
+# kf-test: alone: it bounds the CPU time of mapping every x86_64 syscall
 . "$(dirname "$0")/../lib.sh"
 
 "$KF" map -F json --syscalls eventfd2,futex,socket,membarrier,mmap,stat >"$T/m.json" 2>"$T/m.err"

@@ -1,35 +1,21 @@
 #!/bin/sh
 # The kernel tree index on the real Debian linux-source-6.1 tree: eventfd2, futex, socket, membarrier and the count
 # of x86_64 rows resolved to a full chain (checked by build/tests/test_ktree_real with KF_KSRC set).
-# The tree is extracted once from /usr/src/linux-source-6.1.tar.xz (apt package linux-source-6.1, in the
-# Makefile's APT_MAP) into $KF_KSRC_CACHE (default /var/tmp/kfootprint-ksrc) and reused afterwards.
+# The tree is extracted once, by whichever test needs it first (ksrc_tree in tests/lib.sh).
 . "$(dirname "$0")/../lib.sh"
 
-tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
 bin="$KF_TOP/$KF_BUILD/tests/test_ktree_real"
 
 if [ ! -x "$bin" ]; then
 	not_ok "map_index_real: $bin is not built (make unit)"
 	exit 0
 fi
-if [ ! -f "$cache/.kf-complete" ]; then
-	if [ ! -r "$tarball" ]; then
-		skip map_index_real "$tarball is missing (apt-get install linux-source-6.1)"
-		exit 0
+if ! src=$(ksrc_tree); then
+	if [ -r "$KSRC_TARBALL" ]; then
+		not_ok "map_index_real: no linux-source-* tree extracted from $KSRC_TARBALL"
+	else
+		skip map_index_real "$KSRC_TARBALL is missing (apt-get install linux-source-6.1)"
 	fi
-	# extract next to the cache and rename, so an interrupted run never leaves half a tree behind
-	rm -rf "$cache.tmp" && mkdir -p "$cache.tmp" || { not_ok "map_index_real: cannot create $cache.tmp"; exit 0; }
-	if ! tar -xJf "$tarball" -C "$cache.tmp"; then
-		rm -rf "$cache.tmp"
-		not_ok "map_index_real: cannot extract $tarball"
-		exit 0
-	fi
-	rm -rf "$cache" && mv "$cache.tmp" "$cache" && touch "$cache/.kf-complete"
-fi
-src=$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
-if [ -z "$src" ]; then
-	not_ok "map_index_real: no linux-source-* directory in $cache"
 	exit 0
 fi
 KF_KSRC=$src KF_KTREE_MAINT="$T/maint.tsv" CMOCKA_MESSAGE_OUTPUT=TAP "$bin" >"$T/out" 2>&1

@@ -164,9 +164,8 @@ else
 	skip "host kallsyms: m_show" "this kernel's /proc/kallsyms has no single m_show with an address (modules built in, or kptr_restrict)"
 fi
 
-# 6. the real 6.1 tree (extracted by map_index_real.sh into the shared cache): the same answers from --kernel-src
-src=$(find "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' 2>/dev/null | head -n 1)
-if [ -n "$src" ] && [ -f "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}/.kf-complete" ]; then
+# 6. the real 6.1 tree (ksrc_tree: extracted once into the shared cache): the same answers from --kernel-src
+if src=$(ksrc_tree); then
 	"$KF" map -v --kernel-src "$src" --no-running -F json "$T/kf.json" >"$T/real.json" 2>"$T/real.err"
 	eq "real tree: eventfd_write -> fs/eventfd.c:272 -> EVENTFD" "fs/eventfd.c 272 ['EVENTFD']" \
 		"$(fn "$T/real.json" eventfd_write "' '.join(str(k[x]) for x in ('file', 'line', 'configs'))")"
@@ -175,7 +174,7 @@ if [ -n "$src" ] && [ -f "${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}/.kf-complet
 	eq "real tree: m_show ambiguous without a symbol order" "ambiguous" "$(fn "$T/real.json" m_show "k['resolved_by']")"
 	grep 'function definitions' "$T/real.err" | sed 's/^/# /'
 else
-	skip "real tree: eventfd_write" "no extracted linux-source-6.1 (tests/integration/map_index_real.sh extracts it)"
+	skip "real tree: eventfd_write" "no linux-source-6.1 tree ($KSRC_TARBALL missing: apt-get install linux-source-6.1)"
 fi
 
 # 7. this host: record --kernel-functions --map (sampled stacks where the kernel refuses function tracing): every

@@ -2,7 +2,7 @@
 # What the calls reached, mapped (issue 8): the hand-written footprint tests/fixtures/reach/footprint.json (every
 # kind of refinement) with the built-in database and with the real linux-source-6.1 tree (--kernel-src), in every
 # map format; build/tests/test_reach_map on the real tree; one end-to-end record --map of a pipe and a pty.
-# The tree is extracted as map_index_real.sh does, into $KF_KSRC_CACHE (default /var/tmp/kfootprint-ksrc).
+# The tree is extracted once, by whichever test needs it first (ksrc_tree in tests/lib.sh).
 . "$(dirname "$0")/../lib.sh"
 
 fp="$KF_TOP/tests/fixtures/reach/footprint.json"
@@ -103,15 +103,8 @@ eq "rst: valid for docutils, a table of what the calls reached with a row per re
 	"3 $(wc -l <"$T/builtin.txt")" "$rst"
 
 # the real tree says what the built-in database says
-tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
-if [ ! -f "$cache/.kf-complete" ] && [ -r "$tarball" ]; then
-	rm -rf "$cache.tmp" && mkdir -p "$cache.tmp" && tar -xJf "$tarball" -C "$cache.tmp" &&
-		rm -rf "$cache" && mv "$cache.tmp" "$cache" && touch "$cache/.kf-complete"
-fi
-src=$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' 2>/dev/null | head -n 1)
-if [ -z "$src" ]; then
-	skip "real tree" "no linux-source-6.1 tree ($tarball missing: apt-get install linux-source-6.1)"
+if ! src=$(ksrc_tree); then
+	skip "real tree" "no linux-source-6.1 tree ($KSRC_TARBALL missing: apt-get install linux-source-6.1)"
 else
 	debconfig=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
 	set --

@@ -2,6 +2,7 @@
 # Observation intervals: -p attach then detach (the workload keeps running, not stopped), -d on a started
 # command (SIGTERM), --keep-running (detach), Ctrl-C (SIGINT to kfootprint), and kill -STOP/-CONT of a
 # traced workload. Uses wl_sleeper (getppid + 20 ms nanosleep, forever; a second thread with an argument).
+# kf-test: exclusive wl_sleeper: bpf_isolation.sh counts the wl_sleeper processes left to PID 1, which the others start
 . "$(dirname "$0")/../lib.sh"
 
 SL=$WL/wl_sleeper

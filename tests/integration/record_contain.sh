@@ -6,6 +6,7 @@
 # Then the same where no cgroup2 can be had (a mount namespace without it): kfootprint is a child subreaper.
 # A surviving process is found by a marker in its command line (a long, unique sleep), or by a file it would
 # create later; whatever a failed check leaves running is killed by pid at the end.
+# kf-test: first: among the longest
 . "$(dirname "$0")/../lib.sh"
 
 backends=ptrace

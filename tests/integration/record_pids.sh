@@ -2,6 +2,7 @@
 # -p with both backends: a pid given twice is attached once; a thread's id attaches its whole process (said on
 # stderr) and records it as that process; kfootprint's own pid, a zombie and a kernel thread are refused with
 # one line each; ptrace names the tracer that already holds a process.
+# kf-test: exclusive wl_sleeper: bpf_isolation.sh counts the wl_sleeper processes left to PID 1, which the others start
 . "$(dirname "$0")/../lib.sh"
 
 SL=$WL/wl_sleeper

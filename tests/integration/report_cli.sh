@@ -138,11 +138,11 @@ chmod 000 "$T/locked.json"
 chmod 755 "$T"
 if [ "$(id -u)" -ne 0 ]; then
 	bad "unreadable" "$T/locked.json" "kfootprint: '$T/locked.json': Permission denied"
-elif setpriv --reuid=nobody --regid=nogroup --clear-groups "$KF" --version >/dev/null 2>&1; then
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$KF" report "$T/locked.json" >"$T/bad.out" 2>"$T/bad.err"
+elif kfn=$(for_others "$KF") && setpriv --reuid=nobody --regid=nogroup --clear-groups "$kfn" --version >/dev/null 2>&1; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$kfn" report "$T/locked.json" >"$T/bad.out" 2>"$T/bad.err"
 	eq "bad input: unreadable (as nobody)" "1 kfootprint: '$T/locked.json': Permission denied" "$? $(cat "$T/bad.err")"
 else
-	skip "bad input: unreadable" "root reads any file and setpriv cannot run $KF as nobody"
+	skip "bad input: unreadable" "root reads any file and setpriv cannot run a copy of $KF as nobody"
 fi
 
 # --- usage errors ------------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ fi
 # The next run: both paths in one recording (each recording enables a tracer: 10 to 20 s under TCG), as nobody
 chmod 755 "$T"
 "$KF" -q -b ptrace -u nobody --kernel-functions --map-output "$T/run.map" -o "$T/run.json" --report "$T/run.txt" -- \
-	sh -c '"$0" eventfd 50 && "$0" unix 40' "$WL/wl_kpaths" 2>"$T/run.err"
+	sh -c '"$0" eventfd 50 && "$0" unix 40' "$(for_others "$WL/wl_kpaths")" 2>"$T/run.err"
 rc=$?
 facts "$T/run.json" "$T/more.json"
 eq "eventfd and unix -u nobody: exit status, complete, exhaustive, 0 lost, user" "0 True True 0 nobody" "$rc $(v run)"
