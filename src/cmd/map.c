@@ -113,8 +113,8 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 		    "nothing to map: give FILE.json, --syscalls or --all-syscalls (see 'kfootprint map --help')");
 	if (inputs > 1)
 		return error("give one of FILE.json, --syscalls and --all-syscalls");
-	if (!map_renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, map_renderer_names());
+	if (map_renderer_check(NULL, o->format) < 0)
+		return -1;
 	if (!o->abi)
 		o->abi = kf_abi_name(kf_abi_host());
 	else

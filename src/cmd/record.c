@@ -195,14 +195,14 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("--keep-running needs --duration");
 	if ((o->trace.log_time || o->trace.log_relative) && !o->log)
 		return error("-t, -tt and -r time the --log lines: give --log FILE");
-	if (!renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (renderer_check(o->format) < 0)
+		return -1;
 	if (text_opts_check(&o->text, o->format) < 0)
 		return -1;
 	if (o->map_output && !o->map)
 		o->map = "text";
-	if (o->map && !map_renderer_find(o->map))
-		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
+	if (o->map && map_renderer_check("map format", o->map) < 0)
+		return -1;
 	if (o->map && !o->map_output && map_in_report(o->format) == MAP_NOWHERE) {
 		if (!strcmp(o->format, "csv") && !o->output)
 			return error("--map with -F csv: a CSV report has no room for the map: give --map-output FILE, "

@@ -118,4 +118,5 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct map_renderer map_renderer_kconfig = {"kconfig", "a fragment for scripts/kconfig/merge_config.sh", render};
+const struct map_renderer map_renderer_kconfig = {
+    {"kconfig", "a fragment for scripts/kconfig/merge_config.sh"}, render, true};

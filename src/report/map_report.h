@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "kmap/kmap.h"
+#include "report/format.h"
 
 /*
  * Renderers of a mapping (kfootprint map, record --map): pure functions of a struct fp_kernel_map writing to
@@ -15,15 +16,17 @@
  * docs/map.md.
  */
 struct map_renderer {
-	const char *name;
-	const char *help;
+	struct format f; /* heads the row: name, help (report/format.h) */
 	int (*render)(const struct fp_kernel_map *m, FILE *out);
+	bool document; /* a document of its own (JSON, a fragment): record --map sets it apart by no blank line */
 };
 
 const struct map_renderer *map_renderer_find(const char *name);
 const struct map_renderer *map_renderer_at(size_t i); /* NULL past the last */
 const char *map_renderer_names(void);		      /* "text, rst, json, kconfig" */
 void map_renderer_help(FILE *out);		      /* the "formats:" section of --help */
+/* 0 when name is a map format; else -1 after "unknown NOUN 'name': expected one of ..." */
+int map_renderer_check(const char *noun, const char *name);
 
 extern const struct map_renderer map_renderer_text;
 extern const struct map_renderer map_renderer_rst;
