@@ -449,8 +449,7 @@ static int cmd_map(int argc, char **argv)
 				kdb = open_kfdb(&o, db, abi);
 			if (!kdb)
 				goto out;
-			/* the mapping is fp's, made just above: its kernel functions join it */
-			((struct fp_kernel_map *)m)->kf = annotate_kfuncs(fp, kdb, &ko);
+			annotate_kfuncs(fp, m, kdb, &ko);
 		} else if (o.vmlinux || o.kallsyms) {
 			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", o.file);
 		}

@@ -164,7 +164,7 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 		if (row->file < 0 || (size_t)row->file >= db->nfiles || seen[row->file])
 			continue;
 		seen[row->file] = true;
-		f = kfdb_file(db, (uint32_t)row->file);
+		f = kfdb_chain(db, (uint32_t)row->file);
 		file = f->included_by ? f->included_by : f->path;
 		if (is_header(file)) {
 			r->in_headers++;

@@ -42,11 +42,11 @@ int map_render_attached(const struct footprint *fp, const char *format, bool aft
 
 /*
  * The "Kernel functions" part of a mapping whose footprint has them (m->kf), map_kfuncs.c: the text part, the
- * JSON member "kernel_functions" (null when none), the Kconfig fragment's lines, and the one-line summaries.
+ * JSON member "kernel_functions" (null when none), and the one-line summaries (the Kconfig fragment's lines
+ * come from the mapping's needs, map_kconfig.c).
  */
 void map_kfuncs_text(const struct kfmap *kf, FILE *out);
 void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
-void map_kfuncs_kconfig(const struct fp_kernel_map *m, FILE *out);
 /* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
 const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);
 /* "function_graph, exhaustive, 0 lost" or "sampled, not exhaustive, 0 lost" */
