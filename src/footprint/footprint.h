@@ -47,14 +47,28 @@ struct fp_kref {
 };
 
 /*
- * What the annotate stage says about one item of a footprint, the same for every kind of item: a syscall
- * today; fd kinds, socket families, filesystems, ioctl commands, namespaces and kernel functions as they
- * arrive, each embedding one. The model stores and writes these; it never computes them.
+ * Where the "kernel" object of a loaded footprint placed an item: what the annotate stage of the run that wrote it
+ * said, as the reader found it (the file, the file that #includes it, the options on its path). The reader keeps
+ * it for what reads the model (the inventory); it is not written again: a footprint written from a loaded one is
+ * mapped anew (map, record --map) to have "kernel" objects.
+ */
+struct fp_kplace {
+	const char *file;	 /* "fs/eventfd.c", interned; NULL when the object names none */
+	const char *included_by; /* the .c file that #includes it; interned or NULL */
+	const char **configs;	 /* interned */
+	size_t nconfigs;
+};
+
+/*
+ * What the annotate stage says about one item of a footprint, the same for every kind of item: syscalls, what
+ * their calls reached (fd kinds, socket families, filesystems, ioctl commands, namespaces) and kernel functions,
+ * each embedding one. The model stores and writes these; it never computes them.
  */
 struct fp_annot {
-	const char *klass;	      /* coarse subsystem class, "Filesystem"; interned; NULL until annotated */
-	const char *api;	      /* the kernel entry point shown as the API, "sys_newstat"; interned or static */
-	const struct fp_kref *kernel; /* its place in a kernel tree (map, record --map); NULL when not mapped */
+	const char *klass;		/* coarse subsystem class, "Filesystem"; interned; NULL until annotated */
+	const char *api;		/* the kernel entry point shown as the API, "sys_newstat"; interned or static */
+	const struct fp_kref *kernel;	/* its place in a kernel tree (map, record --map); NULL when not mapped */
+	const struct fp_kplace *loaded; /* refinements and kernel functions: the place a loaded footprint gave */
 };
 
 /*

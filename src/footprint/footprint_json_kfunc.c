@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kfootprint/1 reader's "kernel_functions" member (footprint_json_read.h): the kernel functions a workload
- * executed, as footprint_json_write.c writes them. A "kernel" object of a function is skipped: the annotate
- * stage makes it again.
+ * executed, as footprint_json_write.c writes them. A function's "kernel" object is kept as its place
+ * (fp_annot.loaded); the annotate stage makes the object itself again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +48,9 @@ static int load_under(struct loader *ld, const char *ctx, void *arg)
 /* {"name", "hits", "under", "under_other", "kernel"} */
 static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"name", "hits", "under", "under_other"};
-	enum { NAME, HITS, UNDER, UNDER_OTHER };
+	static const char *const names[] = {"name", "hits", "under", "under_other", "kernel"};
+	enum { NAME, HITS, UNDER, UNDER_OTHER, KERNEL };
+	const struct fp_kplace *place = NULL;
 	struct footprint *fp = ld->fp;
 	struct fp_kfunc scratch = {0}, *f;
 	uint64_t sum = 0;
@@ -70,6 +71,7 @@ static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg
 		case HITS: rc = ld_get_count(ld, ctx, "hits", COUNT_MAX, &scratch.hits); break;
 		case UNDER: rc = ld_keyed(ld, ctx, "under", load_under, &scratch); break;
 		case UNDER_OTHER: rc = ld_get_count(ld, ctx, "under_other", COUNT_MAX, &scratch.under_other); break;
+		case KERNEL: rc = ld_get_place(ld, &place); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -92,6 +94,7 @@ static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg
 			f->under = scratch.under;
 			f->nunder = scratch.nunder;
 			f->under_other = scratch.under_other;
+			f->annot.loaded = place;
 			scratch.under = NULL;
 			scratch.nunder = 0;
 		}

@@ -71,6 +71,8 @@ int ld_keyed(struct loader *ld, const char *ctx, const char *key,
 int ld_errno_of_text(const struct loader *ld);
 int ld_get_exit(struct loader *ld, const char *ctx, struct fp_exit *out);
 int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg);
+/* An item's "kernel" object: its place, kept; *out NULL when it names none (or is not an object). */
+int ld_get_place(struct loader *ld, const struct fp_kplace **out);
 int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, struct fp_sysstat *s);
 
 /* footprint_json_proc.c: processes[] (an ld_objects() callback), and the keys that waited for syscalls[]. */
