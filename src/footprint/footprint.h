@@ -275,6 +275,37 @@ struct footprint {
 	uint32_t intern_hash_cap;
 };
 
+/*
+ * A kind of observation beside the syscall rows, as the model holds it (kernel functions today; covered lines and
+ * call sites next): one row of fp_kinds[] (kinds.c) with its top-level JSON member and what generic code does with
+ * its part of a footprint, which is the kind's own member of struct footprint (NULL: not recorded): free it,
+ * merge it, write and read it. Adding a kind: that member, a file with its operations and a row.
+ */
+struct loader; /* the kfootprint/1 reader's state, footprint_json_read.h */
+
+/* How an input's sources stand to a merged footprint's (merge.c): what a kind does with its part. */
+enum fp_merge_how {
+	FP_MERGE_NONE,	  /* nothing new: leave m's part */
+	FP_MERGE_ADD,	  /* every source of the input is new: add its part */
+	FP_MERGE_REPLACE, /* the input holds every source m had and more: its part replaces m's */
+	FP_MERGE_PARTIAL, /* it shares only some: parts cannot be split, so m's is kept and says it lacks some */
+};
+
+struct fp_kind {
+	const char *member; /* "kernel_functions" */
+	void (*release)(struct footprint *fp);
+	/* Folds in's part into m's (had: the sources m had before in). */
+	void (*merge)(struct footprint *m, const struct footprint *in, uint32_t had, enum fp_merge_how how);
+	/* Writes the member, name and value; nothing when fp has no part of this kind. */
+	void (*write_json)(json_writer_t *w, const struct footprint *fp);
+	/* Reads the member's value (the reader has just read its name). 0, or -1 after ld_fail(). */
+	int (*read_json)(struct loader *ld);
+};
+
+/* The kinds, in the order their members are written; NULL-terminated. */
+#define FP_KINDS_MAX 8
+extern const struct fp_kind *const fp_kinds[];
+
 struct footprint *fp__new(void);
 void fp__free(struct footprint *fp);
 

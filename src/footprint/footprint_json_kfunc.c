@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kfootprint/1 reader's "kernel_functions" member (footprint_json_read.h): the kernel functions a workload
- * executed, as footprint_json_write.c writes them. A function's "kernel" object is kept as its place
+ * The kfootprint/1 "kernel_functions" member, written and read (footprint_json_read.h): the kernel functions a
+ * workload executed. A function's "kernel" object is kept as its place
  * (fp_annot.loaded); the annotate stage makes the object itself again.
  */
 #include <stdlib.h>
@@ -151,4 +151,62 @@ int ld_load_kfuncs(struct loader *ld)
 	if (!strcmp(kf->method, "sampled") && kf->exhaustive)
 		return ld_fail(ld, ctx, "exhaustive", "sampled stacks are not exhaustive");
 	return 0;
+}
+
+static int cmp_under(const void *a, const void *b)
+{
+	return strcmp(((const struct fp_kfunc_under *)a)->syscall, ((const struct fp_kfunc_under *)b)->syscall);
+}
+
+/*
+ * "kernel_functions": {"method", "exhaustive", "lost", "why_not" (when set), "functions": [{"name", "hits",
+ * "under": {"write": 3} (when known), "kernel": {...} (when mapped)}]}, functions by name.
+ */
+void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp)
+{
+	const struct fp_kfuncs *k = fp->kfuncs;
+	struct fp_kfunc **v;
+
+	if (!k)
+		return;
+	v = fp_kfuncs_sorted(fp);
+
+	jsonw_name(w, "kernel_functions");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "method", k->method);
+	jsonw_bool_field(w, "exhaustive", k->exhaustive);
+	jsonw_u64_field(w, "lost", k->lost);
+	if (k->why_not)
+		jsonw_string_field(w, "why_not", k->why_not);
+	jsonw_name(w, "functions");
+	jsonw_start_array(w);
+	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
+		const struct fp_kfunc *f = *fpp;
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "name", f->name);
+		jsonw_u64_field(w, "hits", f->hits);
+		if (f->nunder || f->under_other) {
+			struct fp_kfunc_under *u = xcalloc(f->nunder + 1, sizeof(*u));
+
+			memcpy(u, f->under, f->nunder * sizeof(*u));
+			qsort(u, f->nunder, sizeof(*u), cmp_under);
+			jsonw_name(w, "under");
+			jsonw_start_object_inline(w);
+			for (uint32_t i = 0; i < f->nunder; i++)
+				jsonw_u64_field(w, u[i].syscall, u[i].hits);
+			jsonw_end_object(w);
+			free(u);
+			if (f->under_other)
+				jsonw_u64_field(w, "under_other", f->under_other);
+		}
+		if (f->annot.kernel) {
+			jsonw_name(w, "kernel");
+			f->annot.kernel->write_json(f->annot.kernel, w);
+		}
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	free(v);
 }

@@ -82,5 +82,7 @@ int ld_resolve_pending(struct loader *ld);
 
 /* footprint_json_kfunc.c: the top-level "kernel_functions". */
 int ld_load_kfuncs(struct loader *ld);
+/* The "kernel_functions" member as ld_load_kfuncs() reads it; nothing when fp has none. */
+void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp);
 
 #endif
