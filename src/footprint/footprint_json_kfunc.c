@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "footprint/footprint.h"
+#include "footprint/footprint_json.h"
 #include "footprint/footprint_json_read.h"
 #include "util/xalloc.h"
 
@@ -200,10 +201,7 @@ void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp)
 			if (f->under_other)
 				jsonw_u64_field(w, "under_other", f->under_other);
 		}
-		if (f->annot.kernel) {
-			jsonw_name(w, "kernel");
-			f->annot.kernel->write_json(f->annot.kernel, w);
-		}
+		fp_write_kernel(w, &f->annot);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);

@@ -219,10 +219,7 @@ static void write_reached(json_writer_t *w, const struct fp_sysstat *s)
 			jsonw_string_field(w, "fd", r->fd);
 		jsonw_u64_field(w, "calls", r->calls);
 		jsonw_u64_field(w, "errors", r->errors);
-		if (r->annot.kernel) {
-			jsonw_name(w, "kernel");
-			r->annot.kernel->write_json(r->annot.kernel, w);
-		}
+		fp_write_kernel(w, &r->annot);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -254,10 +251,7 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 		if (s->nerrsrc)
 			write_errsrc(w, s);
 		write_reached(w, s);
-		if (s->annot.kernel) {
-			jsonw_name(w, "kernel");
-			s->annot.kernel->write_json(s->annot.kernel, w);
-		}
+		fp_write_kernel(w, &s->annot);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -365,6 +359,14 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 	write_proc_syscalls(w, p);
 	write_seccomp_kills(w, p);
 	jsonw_end_object(w);
+}
+
+void fp_write_kernel(json_writer_t *w, const struct fp_annot *a)
+{
+	if (!a->kernel)
+		return;
+	jsonw_name(w, "kernel");
+	a->kernel->write_json(a->kernel, w);
 }
 
 int fp__write_json(const struct footprint *fp, FILE *out)
