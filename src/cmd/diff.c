@@ -91,8 +91,8 @@ static int parse_opts(int argc, char **argv, struct diff_cmd_opts *o)
 
 	if (i < 0)
 		return i == KF_PARSE_HELP ? 1 : -1;
-	if (!diff_format_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, diff_format_names());
+	if (diff_format_check(o->format) < 0)
+		return -1;
 	if (argc - i != 2)
 		return error("two footprints to compare, got %d: see 'kfootprint diff --help'", argc - i);
 	o->old = argv[i];

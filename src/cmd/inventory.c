@@ -72,9 +72,9 @@ static int cmd_inventory(int argc, char **argv)
 	}
 	if (i < 0)
 		return 1;
+	if (inv_renderer_check(o.format) < 0)
+		return 1;
 	const struct inv_renderer *r = inv_renderer_find(o.format);
-	if (!r)
-		return error("unknown format '%s': expected one of %s", o.format, inv_renderer_names()), 1;
 	if (parse_ulong("--top", o.top, 0, 1000000, &top) < 0)
 		return 1;
 	if (o.output && atomic_file_open(&out, o.output, 0) < 0)
@@ -108,6 +108,7 @@ out:
 const struct kf_command kf_cmd_inventory = {
     .name = "inventory",
     .fn = cmd_inventory,
+    .more_help = inv_renderer_help,
     .summary = "compiled kernel code against what footprints observed: review candidates",
     .synopsis = "kfootprint inventory [OPTIONS] [FOOTPRINT.json...]",
     .description =

@@ -113,8 +113,8 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 		    "nothing to map: give FILE.json, --syscalls or --all-syscalls (see 'kfootprint map --help')");
 	if (inputs > 1)
 		return error("give one of FILE.json, --syscalls and --all-syscalls");
-	if (!map_renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, map_renderer_names());
+	if (map_renderer_check(NULL, o->format) < 0)
+		return -1;
 	if (!o->abi)
 		o->abi = kf_abi_name(kf_abi_host());
 	else
@@ -449,8 +449,7 @@ static int cmd_map(int argc, char **argv)
 				kdb = open_kfdb(&o, db, abi);
 			if (!kdb)
 				goto out;
-			/* the mapping is fp's, made just above: its kernel functions join it */
-			((struct fp_kernel_map *)m)->kf = annotate_kfuncs(fp, kdb, &ko);
+			annotate_kfuncs(fp, m, kdb, &ko);
 		} else if (o.vmlinux || o.kallsyms) {
 			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", o.file);
 		}

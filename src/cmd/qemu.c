@@ -94,8 +94,8 @@ static int check_opts(struct qemu_opts *o)
 		return error("unknown --method '%s': expected one of %s", o->method, method_names());
 	if (!o->format)
 		o->format = "text";
-	if (!renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (renderer_check(o->format) < 0)
+		return -1;
 	if (o->mem) {
 		if (parse_ulong("--mem", o->mem, 64, 65536, &mem) < 0)
 			return -1;

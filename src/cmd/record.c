@@ -195,14 +195,14 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		return error("--keep-running needs --duration");
 	if ((o->trace.log_time || o->trace.log_relative) && !o->log)
 		return error("-t, -tt and -r time the --log lines: give --log FILE");
-	if (!renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (renderer_check(o->format) < 0)
+		return -1;
 	if (text_opts_check(&o->text, o->format) < 0)
 		return -1;
 	if (o->map_output && !o->map)
 		o->map = "text";
-	if (o->map && !map_renderer_find(o->map))
-		return error("unknown map format '%s': expected one of %s", o->map, map_renderer_names());
+	if (o->map && map_renderer_check("map format", o->map) < 0)
+		return -1;
 	if (o->map && !o->map_output && map_in_report(o->format) == MAP_NOWHERE) {
 		if (!strcmp(o->format, "csv") && !o->output)
 			return error("--map with -F csv: a CSV report has no room for the map: give --map-output FILE, "
@@ -501,7 +501,7 @@ static int cmd_record(int argc, char **argv)
 	const struct backend *be;
 	struct footprint *fp = NULL;
 	struct record_outputs outs = {0};
-	struct kfr *kfr = NULL;
+	struct trace_recording rec = {0};
 	int rc, ret = 1;
 
 	rc = parse_record_opts(argc, argv, &o);
@@ -539,18 +539,9 @@ static int cmd_record(int argc, char **argv)
 	/* A status line only where a person watches: never into a file or a pipe that a report may share. */
 	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
 	install_stop_handlers();
-	if (o.kfuncs) {
-		/* a started command is followed from its pid, before its execve; attached processes from now */
-		kfr = kfr_new(&o.kfr, fp);
-		if (o.trace.argv) {
-			o.trace.on_command = kfr_on_command;
-			o.trace.on_command_ctx = kfr;
-		} else {
-			for (size_t i = 0; i < o.trace.npids; i++)
-				kfr_add_pid(kfr, o.trace.pids[i]);
-			kfr_start(kfr);
-		}
-	}
+	/* the other kinds of observation: a started command is followed from its pid, attached processes from now */
+	if (o.kfuncs)
+		trace_recording_add(&rec, &trace_recorder_kfuncs, &o.kfr, &o.trace, fp);
 	fp__start(fp);
 	cpu_run = cpu_ms(RUSAGE_SELF);
 	t_run = fp__now_ns();
@@ -558,8 +549,7 @@ static int cmd_record(int argc, char **argv)
 	cpu_ran = cpu_ms(RUSAGE_SELF);
 	t_ran = fp__now_ns();
 	/* the end of observation: tracing state goes at once, whatever happened */
-	kfr_finish(kfr, rc < 0 ? NULL : fp);
-	kfr = NULL;
+	trace_recording_finish(&rec, rc < 0 ? NULL : fp);
 	trace_progress_clear();
 	/* Whatever is left of the workload is stopped, or left running with --keep-running (and said so). */
 	contain_end(o.trace.contain);
@@ -583,7 +573,7 @@ static int cmd_record(int argc, char **argv)
 	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
 		ret = ret ? ret : 1;
 out:
-	kfr_finish(kfr, NULL);
+	trace_recording_finish(&rec, NULL);
 	contain_free(o.trace.contain);
 	abort_outputs(&outs);
 	if (t_ran)

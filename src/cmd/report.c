@@ -50,8 +50,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 	if (i < 0)
 		return i == KF_PARSE_HELP ? 1 : -1;
-	if (!renderer_find(o->format))
-		return error("unknown format '%s': expected one of %s", o->format, renderer_names());
+	if (renderer_check(o->format) < 0)
+		return -1;
 	if (text_opts_check(&o->text, o->format) < 0)
 		return -1;
 	if (i == argc)

@@ -110,7 +110,8 @@ void fp__free(struct footprint *fp)
 	for (uint32_t i = 0; i < fp->nsources; i++)
 		fp_source_release(&fp->sources[i]);
 	free(fp->sources);
-	fp_kfuncs_free(fp->kfuncs);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		(*k)->release(fp);
 	for (size_t i = 0; i < fp->ninterned; i++)
 		free(fp->interned[i]);
 	free(fp->interned);

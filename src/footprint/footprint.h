@@ -47,14 +47,28 @@ struct fp_kref {
 };
 
 /*
- * What the annotate stage says about one item of a footprint, the same for every kind of item: a syscall, what
- * its calls reached (fd kinds, socket families, filesystems, ioctl commands, namespaces) and a kernel function
- * each embed one. The model stores and writes these; it never computes them.
+ * Where the "kernel" object of a loaded footprint placed an item: what the annotate stage of the run that wrote it
+ * said, as the reader found it (the file, the file that #includes it, the options on its path). The reader keeps
+ * it for what reads the model (the inventory); it is not written again: a footprint written from a loaded one is
+ * mapped anew (map, record --map) to have "kernel" objects.
+ */
+struct fp_kplace {
+	const char *file;	 /* "fs/eventfd.c", interned; NULL when the object names none */
+	const char *included_by; /* the .c file that #includes it; interned or NULL */
+	const char **configs;	 /* interned */
+	size_t nconfigs;
+};
+
+/*
+ * What the annotate stage says about one item of a footprint, the same for every kind of item: syscalls, what
+ * their calls reached (fd kinds, socket families, filesystems, ioctl commands, namespaces) and kernel functions,
+ * each embedding one. The model stores and writes these; it never computes them.
  */
 struct fp_annot {
-	const char *klass;	      /* coarse subsystem class, "Filesystem"; interned; NULL until annotated */
-	const char *api;	      /* the kernel entry point shown as the API, "sys_newstat"; interned or static */
-	const struct fp_kref *kernel; /* its place in a kernel tree (map, record --map); NULL when not mapped */
+	const char *klass;		/* coarse subsystem class, "Filesystem"; interned; NULL until annotated */
+	const char *api;		/* the kernel entry point shown as the API, "sys_newstat"; interned or static */
+	const struct fp_kref *kernel;	/* its place in a kernel tree (map, record --map); NULL when not mapped */
+	const struct fp_kplace *loaded; /* refinements and kernel functions: the place a loaded footprint gave */
 };
 
 /*
@@ -260,6 +274,37 @@ struct footprint {
 	uint32_t *intern_hash; /* 1 + index in interned, open addressing */
 	uint32_t intern_hash_cap;
 };
+
+/*
+ * A kind of observation beside the syscall rows, as the model holds it (kernel functions today; covered lines and
+ * call sites next): one row of fp_kinds[] (kinds.c) with its top-level JSON member and what generic code does with
+ * its part of a footprint, which is the kind's own member of struct footprint (NULL: not recorded): free it,
+ * merge it, write and read it. Adding a kind: that member, a file with its operations and a row.
+ */
+struct loader; /* the kfootprint/1 reader's state, footprint_json_read.h */
+
+/* How an input's sources stand to a merged footprint's (merge.c): what a kind does with its part. */
+enum fp_merge_how {
+	FP_MERGE_NONE,	  /* nothing new: leave m's part */
+	FP_MERGE_ADD,	  /* every source of the input is new: add its part */
+	FP_MERGE_REPLACE, /* the input holds every source m had and more: its part replaces m's */
+	FP_MERGE_PARTIAL, /* it shares only some: parts cannot be split, so m's is kept and says it lacks some */
+};
+
+struct fp_kind {
+	const char *member; /* "kernel_functions" */
+	void (*release)(struct footprint *fp);
+	/* Folds in's part into m's (had: the sources m had before in). */
+	void (*merge)(struct footprint *m, const struct footprint *in, uint32_t had, enum fp_merge_how how);
+	/* Writes the member, name and value; nothing when fp has no part of this kind. */
+	void (*write_json)(json_writer_t *w, const struct footprint *fp);
+	/* Reads the member's value (the reader has just read its name). 0, or -1 after ld_fail(). */
+	int (*read_json)(struct loader *ld);
+};
+
+/* The kinds, in the order their members are written; NULL-terminated. */
+#define FP_KINDS_MAX 8
+extern const struct fp_kind *const fp_kinds[];
 
 struct footprint *fp__new(void);
 void fp__free(struct footprint *fp);

@@ -20,4 +20,7 @@ int fp_sysstat_cmp_calls(const void *a, const void *b);
 /* The key of a per-process syscall: "openat" for the host ABI, "i386:open" for another one; buf >= 64. */
 const char *fp_sysstat_key(const struct fp_sysstat *s, char *buf, size_t len);
 
+/* An item's "kernel" member, the annotate stage's object; nothing when the item is not mapped. */
+void fp_write_kernel(json_writer_t *w, const struct fp_annot *a);
+
 #endif

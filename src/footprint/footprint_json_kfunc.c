@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kfootprint/1 reader's "kernel_functions" member (footprint_json_read.h): the kernel functions a workload
- * executed, as footprint_json_write.c writes them. A "kernel" object of a function is skipped: the annotate
- * stage makes it again.
+ * The kfootprint/1 "kernel_functions" member, written and read (footprint_json_read.h): the kernel functions a
+ * workload executed. A function's "kernel" object is kept as its place
+ * (fp_annot.loaded); the annotate stage makes the object itself again.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "footprint/footprint.h"
+#include "footprint/footprint_json.h"
 #include "footprint/footprint_json_read.h"
 #include "util/xalloc.h"
 
@@ -48,8 +49,9 @@ static int load_under(struct loader *ld, const char *ctx, void *arg)
 /* {"name", "hits", "under", "under_other", "kernel"} */
 static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"name", "hits", "under", "under_other"};
-	enum { NAME, HITS, UNDER, UNDER_OTHER };
+	static const char *const names[] = {"name", "hits", "under", "under_other", "kernel"};
+	enum { NAME, HITS, UNDER, UNDER_OTHER, KERNEL };
+	const struct fp_kplace *place = NULL;
 	struct footprint *fp = ld->fp;
 	struct fp_kfunc scratch = {0}, *f;
 	uint64_t sum = 0;
@@ -70,6 +72,7 @@ static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg
 		case HITS: rc = ld_get_count(ld, ctx, "hits", COUNT_MAX, &scratch.hits); break;
 		case UNDER: rc = ld_keyed(ld, ctx, "under", load_under, &scratch); break;
 		case UNDER_OTHER: rc = ld_get_count(ld, ctx, "under_other", COUNT_MAX, &scratch.under_other); break;
+		case KERNEL: rc = ld_get_place(ld, &place); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -92,6 +95,7 @@ static int load_func(struct loader *ld, const char *ctx, size_t index, void *arg
 			f->under = scratch.under;
 			f->nunder = scratch.nunder;
 			f->under_other = scratch.under_other;
+			f->annot.loaded = place;
 			scratch.under = NULL;
 			scratch.nunder = 0;
 		}
@@ -148,4 +152,59 @@ int ld_load_kfuncs(struct loader *ld)
 	if (!strcmp(kf->method, "sampled") && kf->exhaustive)
 		return ld_fail(ld, ctx, "exhaustive", "sampled stacks are not exhaustive");
 	return 0;
+}
+
+static int cmp_under(const void *a, const void *b)
+{
+	return strcmp(((const struct fp_kfunc_under *)a)->syscall, ((const struct fp_kfunc_under *)b)->syscall);
+}
+
+/*
+ * "kernel_functions": {"method", "exhaustive", "lost", "why_not" (when set), "functions": [{"name", "hits",
+ * "under": {"write": 3} (when known), "kernel": {...} (when mapped)}]}, functions by name.
+ */
+void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp)
+{
+	const struct fp_kfuncs *k = fp->kfuncs;
+	struct fp_kfunc **v;
+
+	if (!k)
+		return;
+	v = fp_kfuncs_sorted(fp);
+
+	jsonw_name(w, "kernel_functions");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "method", k->method);
+	jsonw_bool_field(w, "exhaustive", k->exhaustive);
+	jsonw_u64_field(w, "lost", k->lost);
+	if (k->why_not)
+		jsonw_string_field(w, "why_not", k->why_not);
+	jsonw_name(w, "functions");
+	jsonw_start_array(w);
+	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
+		const struct fp_kfunc *f = *fpp;
+
+		jsonw_start_object_inline(w);
+		jsonw_string_field(w, "name", f->name);
+		jsonw_u64_field(w, "hits", f->hits);
+		if (f->nunder || f->under_other) {
+			struct fp_kfunc_under *u = xcalloc(f->nunder + 1, sizeof(*u));
+
+			memcpy(u, f->under, f->nunder * sizeof(*u));
+			qsort(u, f->nunder, sizeof(*u), cmp_under);
+			jsonw_name(w, "under");
+			jsonw_start_object_inline(w);
+			for (uint32_t i = 0; i < f->nunder; i++)
+				jsonw_u64_field(w, u[i].syscall, u[i].hits);
+			jsonw_end_object(w);
+			free(u);
+			if (f->under_other)
+				jsonw_u64_field(w, "under_other", f->under_other);
+		}
+		fp_write_kernel(w, &f->annot);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	free(v);
 }

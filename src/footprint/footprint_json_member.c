@@ -455,17 +455,97 @@ out:
 	return rc < 0 ? -1 : 0;
 }
 
+/* The places read, owned by the footprint as an attachment that writes nothing. */
+struct places {
+	struct fp_kplace **v;
+	size_t n;
+};
+
+static void places_free(void *data)
+{
+	struct places *p = data;
+
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i]->configs);
+		free(p->v[i]);
+	}
+	free(p->v);
+	free(p);
+}
+
+static struct fp_kplace *place_new(struct footprint *fp)
+{
+	struct places *p = NULL;
+
+	for (size_t i = 0; i < fp->nattachments && !p; i++)
+		if (fp->attachments[i].free == places_free)
+			p = fp->attachments[i].data;
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		fp__attach(fp, (struct fp_attachment){p, NULL, places_free});
+	}
+	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	return p->v[p->n++] = xcalloc(1, sizeof(struct fp_kplace));
+}
+
+/*
+ * An item's "kernel" object as the annotate stage wrote it (kmap_json.c, kfmap.c): its "file", "included_by" and
+ * "configs" into *out (NULL for null or an object that names none of them); the other members are the mapping's
+ * to show, and a member of another type than those is passed over as the inventory always did. 0 or -1.
+ */
+int ld_get_place(struct loader *ld, const struct fp_kplace **out)
+{
+	enum jr_event ev = jr_next(&ld->jr);
+	struct fp_kplace *p = NULL;
+	size_t cap = 0;
+
+	if (ev != JR_OBJECT)
+		return ev == JR_ERROR || jr_skip(&ld->jr, ev) < 0 ? -1 : 0;
+	while ((ev = jr_next(&ld->jr)) == JR_KEY) {
+		int k = !strcmp(ld->jr.text.buf, "file")	  ? 0
+			: !strcmp(ld->jr.text.buf, "included_by") ? 1
+			: !strcmp(ld->jr.text.buf, "configs")	  ? 2
+								  : -1;
+
+		ev = jr_next(&ld->jr);
+		if (k >= 0 && !p)
+			p = place_new(ld->fp);
+		if (ev == JR_STRING && k == 0) {
+			p->file = fp__intern(ld->fp, ld->jr.text.buf);
+		} else if (ev == JR_STRING && k == 1) {
+			p->included_by = fp__intern(ld->fp, ld->jr.text.buf);
+		} else if (ev == JR_ARRAY && k == 2) {
+			while ((ev = jr_next(&ld->jr)) != JR_ARRAY_END) {
+				if (ev == JR_STRING) {
+					XGROW(p->configs, cap, p->nconfigs + 1);
+					p->configs[p->nconfigs++] = fp__intern(ld->fp, ld->jr.text.buf);
+				} else if (ev == JR_ERROR || jr_skip(&ld->jr, ev) < 0) {
+					return -1;
+				}
+			}
+		} else if (ev == JR_ERROR || jr_skip(&ld->jr, ev) < 0) {
+			return -1;
+		}
+	}
+	if (ev != JR_OBJECT_END)
+		return -1;
+	*out = p;
+	return 0;
+}
+
 /*
  * One refinement of a row's "reached" (workload-wide or per process), into the scratch row arg (its reach only):
- * {"kind", "value", "fd"?, "calls", "errors", "kernel"?}; the "kernel" object is the annotate stage's, not read.
+ * {"kind", "value", "fd"?, "calls", "errors", "kernel"?}; the "kernel" object's place is kept (ld_get_place()).
  */
 int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"kind", "value", "fd", "calls", "errors"};
-	enum { KIND, VALUE, FD, CALLS, ERRORS };
+	static const char *const names[] = {"kind", "value", "fd", "calls", "errors", "kernel"};
+	enum { KIND, VALUE, FD, CALLS, ERRORS, KERNEL };
 	struct fp_sysstat *into = arg;
 	char *str[3] = {NULL, NULL, NULL};
 	uint64_t calls = 0, errors = 0;
+	const struct fp_kplace *place = NULL;
+	struct fp_reach *r;
 	uint32_t seen = 0;
 	int k, rc;
 
@@ -478,6 +558,7 @@ int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg)
 		case FD: rc = ld_get_str(ld, ctx, names[k], &str[k]); break;
 		case CALLS: rc = ld_get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
 		case ERRORS: rc = ld_get_count(ld, ctx, "errors", COUNT_MAX, &errors); break;
+		case KERNEL: rc = ld_get_place(ld, &place); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -494,9 +575,12 @@ int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg)
 		rc = ld_fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)errors);
 	if (rc >= 0 && fp_sysstat_find_reach(into, str[KIND], str[VALUE], str[FD]))
 		rc = ld_fail(ld, ctx, NULL, "%.32s '%.64s' given twice", str[KIND], str[VALUE]);
-	if (rc >= 0)
-		fp_sysstat_add_reach(into, fp__intern(ld->fp, str[KIND]), fp__intern(ld->fp, str[VALUE]),
-				     str[FD] ? fp__intern(ld->fp, str[FD]) : NULL, calls, errors);
+	if (rc >= 0) {
+		r = fp_sysstat_add_reach(into, fp__intern(ld->fp, str[KIND]), fp__intern(ld->fp, str[VALUE]),
+					 str[FD] ? fp__intern(ld->fp, str[FD]) : NULL, calls, errors);
+		if (r)
+			r->annot.loaded = place;
+	}
 	for (int i = 0; i < 3; i++)
 		free(str[i]);
 	return rc < 0 ? -1 : 0;
@@ -513,8 +597,9 @@ int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, s
 
 		if (t && (r->calls > COUNT_MAX - t->calls || r->errors > COUNT_MAX - t->errors))
 			rc = ld_fail(ld, ctx, "reached", "counted twice, past the range of a count");
-		else
-			fp_sysstat_add_reach(s, r->kind, r->value, r->fd, r->calls, r->errors);
+		else if ((t = fp_sysstat_add_reach(s, r->kind, r->value, r->fd, r->calls, r->errors)) &&
+			 !t->annot.loaded)
+			t->annot.loaded = r->annot.loaded;
 	}
 	if (!rc && from->reach_other > COUNT_MAX - s->reach_other)
 		rc = ld_fail(ld, ctx, "reached_other", "past the range of a count");

@@ -624,7 +624,7 @@ static int check_sources(struct loader *ld)
 }
 
 /* The top-level members: the schema, the run (RUN_NAMES), then what only a footprint has. */
-enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES, REACHED, KERNEL_FUNCTIONS };
+enum { SCHEMA, SYSCALLS = R_LOST + 1, PROCESSES, SOURCES, ERROR_SOURCES, REACHED, KINDS };
 
 static int load_member(struct loader *ld, int k)
 {
@@ -642,18 +642,24 @@ static int load_member(struct loader *ld, int k)
 	case SOURCES: return ld_objects(ld, "", "sources", load_source, NULL);
 	case ERROR_SOURCES: return ld_get_bool(ld, "", "error_sources", &fp->error_sources);
 	case REACHED: return ld_get_bool(ld, "", "reached", &fp->reach);
-	case KERNEL_FUNCTIONS: return ld_load_kfuncs(ld);
-	default: return load_run_member(ld, "", k, &run);
+	default: return k >= KINDS ? fp_kinds[k - KINDS]->read_json(ld) : load_run_member(ld, "", k, &run);
 	}
 }
 
 static void load_document(struct loader *ld)
 {
-	static const char *const names[] = {"schema",  RUN_NAMES,	"syscalls", "processes",
-					    "sources", "error_sources", "reached",  "kernel_functions"};
+	static const char *const fixed[] = {"schema",  RUN_NAMES,	"syscalls", "processes",
+					    "sources", "error_sources", "reached"};
+	const char *names[KINDS + FP_KINDS_MAX];
+	size_t nnames = KINDS;
 	enum jr_event ev = jr_next(&ld->jr);
 	uint32_t seen = 0;
 	int k, rc;
+
+	_Static_assert(sizeof(fixed) / sizeof(fixed[0]) == KINDS, "a name for each fixed member");
+	memcpy(names, fixed, sizeof(fixed));
+	for (const struct fp_kind *const *kind = fp_kinds; *kind && nnames < KINDS + FP_KINDS_MAX; kind++)
+		names[nnames++] = (*kind)->member;
 
 	if (ev == JR_ERROR)
 		return;
@@ -663,7 +669,7 @@ static void load_document(struct loader *ld)
 			jr_next(&ld->jr);
 		return;
 	}
-	while ((rc = ld_next_member(ld, "", NAMES(names), &seen, &k)) != 0) {
+	while ((rc = ld_next_member(ld, "", names, nnames, &seen, &k)) != 0) {
 		if (rc > 0 && !ld->msg && !ld->schema_msg)
 			rc = load_member(ld, k);
 		else if (rc > 0 && k == SCHEMA && !ld->schema_msg)

@@ -71,6 +71,8 @@ int ld_keyed(struct loader *ld, const char *ctx, const char *key,
 int ld_errno_of_text(const struct loader *ld);
 int ld_get_exit(struct loader *ld, const char *ctx, struct fp_exit *out);
 int ld_load_reach(struct loader *ld, const char *ctx, size_t index, void *arg);
+/* An item's "kernel" object: its place, kept; *out NULL when it names none (or is not an object). */
+int ld_get_place(struct loader *ld, const struct fp_kplace **out);
 int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, struct fp_sysstat *s);
 
 /* footprint_json_proc.c: processes[] (an ld_objects() callback), and the keys that waited for syscalls[]. */
@@ -80,5 +82,7 @@ int ld_resolve_pending(struct loader *ld);
 
 /* footprint_json_kfunc.c: the top-level "kernel_functions". */
 int ld_load_kfuncs(struct loader *ld);
+/* The "kernel_functions" member as ld_load_kfuncs() reads it; nothing when fp has none. */
+void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp);
 
 #endif

@@ -177,11 +177,6 @@ static void write_items(json_writer_t *w, const char *name, const char *key, con
 	free(sorted);
 }
 
-static int cmp_under(const void *a, const void *b)
-{
-	return strcmp(((const struct fp_kfunc_under *)a)->syscall, ((const struct fp_kfunc_under *)b)->syscall);
-}
-
 static void write_errsrc(json_writer_t *w, const struct fp_sysstat *s)
 {
 	jsonw_name(w, "error_sources");
@@ -224,10 +219,7 @@ static void write_reached(json_writer_t *w, const struct fp_sysstat *s)
 			jsonw_string_field(w, "fd", r->fd);
 		jsonw_u64_field(w, "calls", r->calls);
 		jsonw_u64_field(w, "errors", r->errors);
-		if (r->annot.kernel) {
-			jsonw_name(w, "kernel");
-			r->annot.kernel->write_json(r->annot.kernel, w);
-		}
+		fp_write_kernel(w, &r->annot);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -259,10 +251,7 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 		if (s->nerrsrc)
 			write_errsrc(w, s);
 		write_reached(w, s);
-		if (s->annot.kernel) {
-			jsonw_name(w, "kernel");
-			s->annot.kernel->write_json(s->annot.kernel, w);
-		}
+		fp_write_kernel(w, &s->annot);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -372,53 +361,12 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 	jsonw_end_object(w);
 }
 
-/*
- * "kernel_functions": {"method", "exhaustive", "lost", "why_not" (when set), "functions": [{"name", "hits",
- * "under": {"write": 3} (when known), "kernel": {...} (when mapped)}]}, functions by name.
- */
-static void write_kfuncs(json_writer_t *w, const struct footprint *fp)
+void fp_write_kernel(json_writer_t *w, const struct fp_annot *a)
 {
-	const struct fp_kfuncs *k = fp->kfuncs;
-	struct fp_kfunc **v = fp_kfuncs_sorted(fp);
-
-	jsonw_name(w, "kernel_functions");
-	jsonw_start_object(w);
-	jsonw_string_field(w, "method", k->method);
-	jsonw_bool_field(w, "exhaustive", k->exhaustive);
-	jsonw_u64_field(w, "lost", k->lost);
-	if (k->why_not)
-		jsonw_string_field(w, "why_not", k->why_not);
-	jsonw_name(w, "functions");
-	jsonw_start_array(w);
-	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
-		const struct fp_kfunc *f = *fpp;
-
-		jsonw_start_object_inline(w);
-		jsonw_string_field(w, "name", f->name);
-		jsonw_u64_field(w, "hits", f->hits);
-		if (f->nunder || f->under_other) {
-			struct fp_kfunc_under *u = xcalloc(f->nunder + 1, sizeof(*u));
-
-			memcpy(u, f->under, f->nunder * sizeof(*u));
-			qsort(u, f->nunder, sizeof(*u), cmp_under);
-			jsonw_name(w, "under");
-			jsonw_start_object_inline(w);
-			for (uint32_t i = 0; i < f->nunder; i++)
-				jsonw_u64_field(w, u[i].syscall, u[i].hits);
-			jsonw_end_object(w);
-			free(u);
-			if (f->under_other)
-				jsonw_u64_field(w, "under_other", f->under_other);
-		}
-		if (f->annot.kernel) {
-			jsonw_name(w, "kernel");
-			f->annot.kernel->write_json(f->annot.kernel, w);
-		}
-		jsonw_end_object(w);
-	}
-	jsonw_end_array(w);
-	jsonw_end_object(w);
-	free(v);
+	if (!a->kernel)
+		return;
+	jsonw_name(w, "kernel");
+	a->kernel->write_json(a->kernel, w);
 }
 
 int fp__write_json(const struct footprint *fp, FILE *out)
@@ -454,8 +402,8 @@ int fp__write_json(const struct footprint *fp, FILE *out)
 	for (size_t i = 0; i < fp->nprocs; i++)
 		write_proc(w, fp, fp->procs[i]);
 	jsonw_end_array(w);
-	if (fp->kfuncs)
-		write_kfuncs(w, fp);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		(*k)->write_json(w, fp);
 	for (size_t i = 0; i < fp->nattachments; i++)
 		if (fp->attachments[i].write_json)
 			fp->attachments[i].write_json(fp->attachments[i].data, w);

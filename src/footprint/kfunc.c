@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "footprint/footprint.h"
+#include "footprint/footprint_json_read.h"
+#include "footprint/merge.h"
 #include "util/xalloc.h"
 
 static uint32_t name_hash(const char *s)
@@ -138,3 +140,71 @@ void fp_kfuncs_free(struct fp_kfuncs *k)
 	free(k->why_not);
 	free(k);
 }
+
+/*
+ * Kernel functions are summed as error sources are (add_errsrc): an input whose sources are all new is added;
+ * one holding every source m had replaces m's; one sharing only some cannot be split, so m's are kept and say
+ * they are not exhaustive. The method is kept when every input has the same, else "mixed"; a source without
+ * kernel functions makes the set not exhaustive.
+ */
+static void add(struct footprint *m, const struct footprint *in, uint32_t had)
+{
+	const struct fp_kfuncs *k = in->kfuncs;
+	struct fp_kfuncs *mk;
+	struct fp_kfunc **v;
+
+	if (!k) {
+		if (m->kfuncs)
+			m->kfuncs->exhaustive = false;
+		return;
+	}
+	mk = m->kfuncs;
+	if (!mk) {
+		mk = fp__kfuncs(m, k->method, k->exhaustive && !had);
+	} else {
+		if (strcmp(mk->method, k->method))
+			mk->method = "mixed";
+		mk->exhaustive = mk->exhaustive && k->exhaustive;
+	}
+	mk->lost = fp_sat_add(mk->lost, k->lost);
+	if (k->why_not && (!mk->why_not || strcmp(k->why_not, mk->why_not) < 0)) {
+		free(mk->why_not);
+		mk->why_not = xstrdup(k->why_not);
+	}
+	v = fp_kfuncs_sorted(in);
+	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
+		const struct fp_kfunc *f = *fpp;
+		struct fp_kfunc *to = fp__kfunc(m, f->name);
+
+		to->hits = fp_sat_add(to->hits, f->hits);
+		to->under_other = fp_sat_add(to->under_other, f->under_other);
+		for (uint32_t i = 0; i < f->nunder; i++)
+			fp_kfunc_add_under(to, f->under[i].syscall, f->under[i].hits);
+	}
+	free(v);
+}
+
+static void merge(struct footprint *m, const struct footprint *in, uint32_t had, enum fp_merge_how how)
+{
+	switch (how) {
+	case FP_MERGE_ADD: add(m, in, had); break;
+	case FP_MERGE_REPLACE:
+		fp_kfuncs_free(m->kfuncs);
+		m->kfuncs = NULL;
+		add(m, in, 0);
+		break;
+	case FP_MERGE_PARTIAL:
+		if (m->kfuncs)
+			m->kfuncs->exhaustive = false;
+		break;
+	case FP_MERGE_NONE: break;
+	}
+}
+
+static void release(struct footprint *fp)
+{
+	fp_kfuncs_free(fp->kfuncs);
+	fp->kfuncs = NULL;
+}
+
+const struct fp_kind fp_kind_kfuncs = {"kernel_functions", release, merge, fp_kfuncs_write_json, ld_load_kfuncs};

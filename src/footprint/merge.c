@@ -225,52 +225,9 @@ static void add_errsrc(struct footprint *m, const struct footprint *in, bool fir
 	}
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+uint64_t fp_sat_add(uint64_t a, uint64_t b)
 {
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
-/*
- * Kernel functions are summed as error sources are (add_errsrc): an input whose sources are all new is added;
- * one holding every source m had replaces m's; one sharing only some cannot be split, so m's are kept and say
- * they are not exhaustive. The method is kept when every input has the same, else "mixed"; a source without
- * kernel functions makes the set not exhaustive.
- */
-static void add_kfuncs(struct footprint *m, const struct footprint *in, uint32_t had)
-{
-	const struct fp_kfuncs *k = in->kfuncs;
-	struct fp_kfuncs *mk;
-	struct fp_kfunc **v;
-
-	if (!k) {
-		if (m->kfuncs)
-			m->kfuncs->exhaustive = false;
-		return;
-	}
-	mk = m->kfuncs;
-	if (!mk) {
-		mk = fp__kfuncs(m, k->method, k->exhaustive && !had);
-	} else {
-		if (strcmp(mk->method, k->method))
-			mk->method = "mixed";
-		mk->exhaustive = mk->exhaustive && k->exhaustive;
-	}
-	mk->lost = sat_add(mk->lost, k->lost);
-	if (k->why_not && (!mk->why_not || strcmp(k->why_not, mk->why_not) < 0)) {
-		free(mk->why_not);
-		mk->why_not = xstrdup(k->why_not);
-	}
-	v = fp_kfuncs_sorted(in);
-	for (struct fp_kfunc **fpp = v; *fpp; fpp++) {
-		const struct fp_kfunc *f = *fpp;
-		struct fp_kfunc *to = fp__kfunc(m, f->name);
-
-		to->hits = sat_add(to->hits, f->hits);
-		to->under_other = sat_add(to->under_other, f->under_other);
-		for (uint32_t i = 0; i < f->nunder; i++)
-			fp_kfunc_add_under(to, f->under[i].syscall, f->under[i].hits);
-	}
-	free(v);
 }
 
 uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
@@ -332,15 +289,13 @@ uint32_t fp_merge_add(struct footprint *m, const struct footprint *in)
 		m->error_sources = false;
 		m->reach = false;
 	}
-	if (added == nin) {
-		add_kfuncs(m, in, had);
-	} else if (added && nin - added == had) {
-		fp_kfuncs_free(m->kfuncs);
-		m->kfuncs = NULL;
-		add_kfuncs(m, in, 0);
-	} else if (added && m->kfuncs) {
-		m->kfuncs->exhaustive = false;
-	}
+	/* the other kinds of observation, as the error sources above */
+	enum fp_merge_how how = added == nin		      ? FP_MERGE_ADD
+				: added && nin - added == had ? FP_MERGE_REPLACE
+				: added			      ? FP_MERGE_PARTIAL
+							      : FP_MERGE_NONE;
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		(*k)->merge(m, in, had, how);
 	for (size_t i = 0; added && i < in->nprocs; i++) {
 		uint32_t j = in->nsources ? in->procs[i]->source : 0;
 
@@ -422,9 +377,9 @@ static void finish_rows(struct footprint *m, const uint32_t *rank)
 		for (uint32_t k = 0; k < r->nper_source; k++) {
 			const struct fp_srcstat *ps = &r->per_source[k];
 
-			r->calls = sat_add(r->calls, ps->calls);
-			r->errors = sat_add(r->errors, ps->errors);
-			r->time_ns = sat_add(r->time_ns, ps->time_ns);
+			r->calls = fp_sat_add(r->calls, ps->calls);
+			r->errors = fp_sat_add(r->errors, ps->errors);
+			r->time_ns = fp_sat_add(r->time_ns, ps->time_ns);
 			for (uint32_t e = 0; e < ps->nerrnos; e++)
 				fp_sysstat_add_errno(r, ps->errnos[e].err, ps->errnos[e].count);
 		}
@@ -464,7 +419,7 @@ static void finish_header(struct footprint *m, const char *label)
 			m->started_at = xstrdup(s->started_at);
 		}
 		m->elapsed_s += s->elapsed_s;
-		m->lost_events = sat_add(m->lost_events, s->lost_events);
+		m->lost_events = fp_sat_add(m->lost_events, s->lost_events);
 		if (s->complete)
 			continue;
 		m->complete = false;

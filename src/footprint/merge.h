@@ -30,6 +30,8 @@ struct footprint *fp_merge_new(void);
  * their shares of the syscall rows and their processes. Returns the number of sources added.
  */
 uint32_t fp_merge_add(struct footprint *m, const struct footprint *in);
+/* a + b, UINT64_MAX when past it: merged counts saturate. */
+uint64_t fp_sat_add(uint64_t a, uint64_t b);
 /* Puts the sources in order and sets the totals and the header (label: the merged footprint's, or NULL). */
 void fp_merge_finish(struct footprint *m, const char *label);
 

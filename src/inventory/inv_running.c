@@ -79,10 +79,10 @@ static struct kfdb *open_db(const struct inv_sources *src, const struct kt_confi
 	struct kfdb *db;
 
 	if (src->kernel_src) {
-		const char *arch = kf_abi_get(KF_ABI_X86_64)->tree_arch;
+		const char *arch = kf_abi_get(kf_abi_host())->tree_arch;
 		struct kt_fdefs *fd;
 
-		*idx = kt_index_build(src->kernel_src, KF_ABI_X86_64, cfg, src->no_cache ? KT_BUILD_NO_CACHE : 0, &err);
+		*idx = kt_index_build(src->kernel_src, kf_abi_host(), cfg, src->no_cache ? KT_BUILD_NO_CACHE : 0, &err);
 		if (!*idx)
 			goto fail;
 		fd = kt_fdefs_build(src->kernel_src, arch, src->no_cache ? KT_FDEFS_NO_CACHE : 0, &err);
@@ -164,7 +164,7 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 		if (row->file < 0 || (size_t)row->file >= db->nfiles || seen[row->file])
 			continue;
 		seen[row->file] = true;
-		f = kfdb_file(db, (uint32_t)row->file);
+		f = kfdb_chain(db, (uint32_t)row->file);
 		file = f->included_by ? f->included_by : f->path;
 		if (is_header(file)) {
 			r->in_headers++;

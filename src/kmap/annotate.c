@@ -165,8 +165,10 @@ static void kfmap_release(void *data)
 	kfmap_free(data);
 }
 
-const struct kfmap *annotate_kfuncs(struct footprint *fp, struct kfdb *db, const struct kfmap_opts *o)
+const struct kfmap *annotate_kfuncs(struct footprint *fp, const struct fp_kernel_map *map, struct kfdb *db,
+				    const struct kfmap_opts *o)
 {
+	struct kannot *ka = kannot_of(fp);
 	struct kfmap *m;
 	char *err = NULL;
 
@@ -179,6 +181,10 @@ const struct kfmap *annotate_kfuncs(struct footprint *fp, struct kfdb *db, const
 		return NULL;
 	}
 	fp__attach(fp, (struct fp_attachment){m, kfmap_write, kfmap_release});
+	/* the mapping is one of fp's, which the annotate stage owns: it takes the functions as it is made */
+	for (size_t i = 0; map && ka && i < ka->nmaps; i++)
+		if (ka->maps[i] == map)
+			kmap_set_kfuncs(ka->maps[i], m);
 	return m;
 }
 
@@ -222,8 +228,8 @@ int annotate_builtin(struct footprint *fp, const char *subject)
 				free(err);
 				return -1;
 			}
-			/* the mapping is fp's: its kf link is set once, here, as the map is made */
-			((struct fp_kernel_map *)m)->kf = annotate_kfuncs(fp, ka->own_kfdb, &ko);
+			annotate_kfuncs(fp, m, ka->own_kfdb,
+					&ko); /* said why when it could not: the syscalls' map stands */
 		}
 	}
 	return 0;

@@ -13,8 +13,9 @@
  * footprint with kernel knowledge and attaches the result to the footprint itself (the struct fp_annot of each
  * item, and a struct fp_attachment owning what they point at), where the renderers and the JSON writer find
  * it: a footprint annotated once is written once. Items are syscalls and what their calls reached (fd kinds,
- * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach) and kernel functions (struct
- * fp_kfunc, annotate_kfuncs() below).
+ * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach) and kernel functions
+ * (annotate_kfuncs()). Everything a renderer shows is resolved here, before it runs: the chains of the functions'
+ * files, the options a mapping needs with their Kconfig facts (kmap/kneeds.h).
  */
 
 /*
@@ -40,10 +41,12 @@ int annotate_builtin(struct footprint *fp, const char *subject);
 
 /*
  * Maps the kernel functions of fp (fp->kfuncs) with db and sets each one's fp_annot.kernel; fp owns the map and
- * writes its roll-ups as the top-level "kernel_functions_map". db is borrowed and must outlive fp. NULL when fp
- * has no kernel functions.
+ * writes its roll-ups as the top-level "kernel_functions_map". map, one of fp's mappings (annotate_kernel()) or
+ * NULL, takes the functions (its kf and its needs). db is borrowed and must outlive fp. NULL when fp has no
+ * kernel functions, or after an error message.
  */
-const struct kfmap *annotate_kfuncs(struct footprint *fp, struct kfdb *db, const struct kfmap_opts *o);
+const struct kfmap *annotate_kfuncs(struct footprint *fp, const struct fp_kernel_map *map, struct kfdb *db,
+				    const struct kfmap_opts *o);
 
 /* The mappings attached to fp, in the order they were made; *maps stays valid while fp lives. */
 size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *const **maps);

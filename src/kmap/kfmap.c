@@ -430,7 +430,7 @@ static void rollups(struct kfmap *m)
 
 		if (r->file < 0)
 			continue;
-		f = kfdb_file(m->db, (uint32_t)r->file);
+		f = kfdb_chain(m->db, (uint32_t)r->file);
 		bump(&files, f->path, r->hits);
 		dir = xstrdup(f->path);
 		if (strrchr(dir, '/'))

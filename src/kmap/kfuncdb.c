@@ -165,7 +165,12 @@ long kfdb_add_file(struct kfdb *db, const char *path)
 	return (long)db->nfiles++;
 }
 
-const struct kfdb_file *kfdb_file(struct kfdb *db, uint32_t i)
+const struct kfdb_file *kfdb_file(const struct kfdb *db, uint32_t i)
+{
+	return i < db->nfiles ? &db->files[i] : NULL;
+}
+
+const struct kfdb_file *kfdb_chain(struct kfdb *db, uint32_t i)
 {
 	if (i >= db->nfiles)
 		return NULL;
@@ -271,7 +276,7 @@ int kfdb_save(struct kfdb *db, FILE *out)
 	field(out, db->unparsed_top);
 	fputc('\n', out);
 	for (size_t i = 0; i < db->nfiles; i++) {
-		const struct kfdb_file *f = kfdb_file(db, (uint32_t)i);
+		const struct kfdb_file *f = kfdb_chain(db, (uint32_t)i);
 
 		newidx[i] = -1;
 		if (!kept(f->path))

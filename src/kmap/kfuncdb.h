@@ -81,8 +81,10 @@ void kfdb_free(struct kfdb *db);
 
 /* Candidates of a name (as given): their count, *out set to the first (consecutive). */
 size_t kfdb_find(const struct kfdb *db, const char *name, const struct kfdb_def **out);
-/* A file with its chain (computed on first use for a tree). */
-const struct kfdb_file *kfdb_file(struct kfdb *db, uint32_t i);
+/* A file with its chain, computed on first use for a tree: the annotate stage's resolver (kfmap_build()). */
+const struct kfdb_file *kfdb_chain(struct kfdb *db, uint32_t i);
+/* A file as the annotate stage left it: what renderers read (its chain when kfdb_chain() made it). */
+const struct kfdb_file *kfdb_file(const struct kfdb *db, uint32_t i);
 /* A file's index by path; -1 when the database does not have it. */
 long kfdb_file_index(struct kfdb *db, const char *path);
 /*

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmap/kneeds.h"
 #include "util/xalloc.h"
 
 struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi abi, size_t *n)
@@ -186,13 +187,22 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 					&m->rows[i].nopts);
 	if (m->nopts)
 		qsort(m->opts, m->nopts, sizeof(*m->opts), kopt_cmp);
+	m->needs = kneeds_build(m);
 	return m;
+}
+
+void kmap_set_kfuncs(struct fp_kernel_map *m, const struct kfmap *kf)
+{
+	m->kf = kf;
+	kneeds_free(m->needs);
+	m->needs = kneeds_build(m);
 }
 
 void kmap_free(struct fp_kernel_map *m)
 {
 	if (!m)
 		return;
+	kneeds_free(m->needs);
 	for (size_t i = 0; i < m->nrows; i++) {
 		for (size_t k = 0; k < m->rows[i].nopts; k++)
 			free(m->rows[i].opts[k]);
@@ -315,6 +325,8 @@ void kmap_add_reach(struct fp_kernel_map *m, const struct footprint *fp)
 	}
 	if (m->nopts)
 		qsort(m->opts, m->nopts, sizeof(*m->opts), kopt_cmp);
+	kneeds_free(m->needs);
+	m->needs = kneeds_build(m);
 }
 
 const char *kmap_reach_note(const struct fp_kernel_map *m, const struct kmap_reach *r, char *buf, size_t len)

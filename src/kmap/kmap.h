@@ -10,6 +10,8 @@
 #include "kernel/running.h"
 #include "kmap/kfmap.h"
 
+struct kneeds;
+
 /*
  * A mapping: the syscalls of a footprint (or named ones) joined with what a kernel tree says about them
  * (struct mapdb) and with what the running kernel has (struct kf_running). The map renderers
@@ -82,6 +84,7 @@ struct fp_kernel_map {
 	size_t nreach;
 	const struct kfmap *kf;	 /* the footprint's kernel functions, when it has and they were mapped; else NULL */
 	const char *recorded_on; /* the footprint's host_kernel (uname -r where it was recorded), or NULL */
+	struct kneeds *needs;	 /* the options it needs, as data (kneeds.h): made again whenever the above change */
 };
 
 /*
@@ -114,6 +117,8 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
  */
 struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi abi, size_t *n);
 void kmap_free(struct fp_kernel_map *m);
+/* Sets m's kernel functions (the annotate stage's join) and makes its needs again with them. */
+void kmap_set_kfuncs(struct fp_kernel_map *m, const struct kfmap *kf);
 
 /*
  * JSON through the one writer (kmap_json.c): a row and an option of `map -F json` (abi: an "abi" member for

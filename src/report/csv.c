@@ -67,4 +67,5 @@ static int render(const struct footprint *fp, FILE *out)
 	return ret;
 }
 
-const struct renderer renderer_csv = {"csv", "one row per syscall: abi,name,nr,calls,errors,time_s,class", render};
+const struct renderer renderer_csv = {
+    {"csv", "one row per syscall: abi,name,nr,calls,errors,time_s,class"}, render, NULL};

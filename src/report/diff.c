@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kmap/annotate.h"
+#include "kmap/kneeds.h"
 #include "report/report_util.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -68,9 +69,9 @@ static void collect_options(const struct footprint *fp, struct diff_list *out)
 	size_t n = annotate_maps(fp, &maps);
 
 	for (size_t m = 0; m < n; m++)
-		for (size_t o = 0; o < maps[m]->nopts; o++)
-			if (maps[m]->opts[o].nneeded)
-				diff_list_add(out, maps[m]->opts[o].name, NULL, maps[m]->opts[o].nneeded);
+		for (size_t o = 0; o < maps[m]->needs->n; o++)
+			if (maps[m]->needs->v[o].nneeded)
+				diff_list_add(out, maps[m]->needs->v[o].name, NULL, maps[m]->needs->v[o].nneeded);
 }
 
 /* A process that forked without an exec runs its parent's program: counted under the nearest exe. */

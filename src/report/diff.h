@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "footprint/footprint.h"
+#include "report/format.h"
 
 /*
  * kfootprint diff: two annotated footprints compared item kind by item kind (syscalls with their ABI, errnos,
@@ -87,13 +88,14 @@ const char *diff_change_name(enum diff_change c);
 
 /* The renderers: 0, or -1 on a write error. */
 struct diff_format {
-	const char *name;
-	const char *help;
+	struct format f; /* heads the row: name, help (report/format.h) */
 	int (*render)(const struct diff *d, FILE *out);
 };
 const struct diff_format *diff_format_find(const char *name);
 /* "text, json, markdown" */
 const char *diff_format_names(void);
 void diff_format_help(FILE *out);
+/* 0 when name is a format; else -1 after "unknown format 'name': expected one of ...". */
+int diff_format_check(const char *name);
 
 #endif

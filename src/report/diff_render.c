@@ -245,34 +245,34 @@ static int render_markdown(const struct diff *d, FILE *out)
 
 /* --- the registry ------------------------------------------------------------------------------------- */
 
-static const struct diff_format formats[] = {
-    {"text", "one line per item: + added, - removed, > more, < fewer; 'need' marks a need", render_text},
-    {"json", "schema kfootprint-diff/1 (README.md)", render_json},
-    {"markdown", "GitHub-flavoured tables, for a pull-request comment", render_markdown},
+static const struct diff_format diff_text = {
+    {"text", "one line per item: + added, - removed, > more, < fewer; 'need' marks a need"}, render_text};
+static const struct diff_format diff_json = {{"json", "schema kfootprint-diff/1 (README.md)"}, render_json};
+static const struct diff_format diff_markdown = {{"markdown", "GitHub-flavoured tables, for a pull-request comment"},
+						 render_markdown};
+
+static struct format_table formats = {
+    10,
+    (const struct format *const[]){&diff_text.f, &diff_json.f, &diff_markdown.f, NULL},
+    "",
 };
 
 const struct diff_format *diff_format_find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(formats[i].name, name))
-			return &formats[i];
-	return NULL;
+	return FORMAT_OF(format_find(&formats, name), struct diff_format, f);
 }
 
 const char *diff_format_names(void)
 {
-	static char names[64];
-
-	if (!names[0])
-		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 formats[i].name);
-	return names;
+	return format_names(&formats);
 }
 
 void diff_format_help(FILE *out)
 {
-	fputs("\nformats:\n", out);
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		fprintf(out, "  %-10s %s\n", formats[i].name, formats[i].help);
+	format_help(&formats, out);
+}
+
+int diff_format_check(const char *name)
+{
+	return format_check(&formats, NULL, name);
 }

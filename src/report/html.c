@@ -448,4 +448,6 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_html = {
-    "html", "one self-contained page: summary, class chart, sortable syscall table, process timeline, files", render};
+    {"html", "one self-contained page: summary, class chart, sortable syscall table, process timeline, files"},
+    render,
+    NULL};

@@ -6,20 +6,24 @@
 #include <stdio.h>
 
 #include "inventory/inventory.h"
+#include "report/format.h"
 #include "util/strbuf.h"
 
 /*
  * Renderers of an inventory (kfootprint inventory): pure functions writing to out, 0 or -1 on a write error.
  * top: how many rows the text and rst lists show (0: all); json and csv always hold every row. Adding one:
- * src/report/inventory_<name>.c and a row in inventory_renderers[] (inventory_text.c).
+ * src/report/inventory_<name>.c and a row in renderers[] (inventory_text.c).
  */
 struct inv_renderer {
-	const char *name;
+	struct format f; /* heads the row: name, help (report/format.h) */
 	int (*render)(const struct inventory *inv, size_t top, FILE *out);
 };
 
 const struct inv_renderer *inv_renderer_find(const char *name);
 const char *inv_renderer_names(void); /* "text, json, csv, rst" */
+void inv_renderer_help(FILE *out);    /* the "formats:" section of --help */
+/* 0 when name is a format; else -1 after "unknown format 'name': expected one of ...". */
+int inv_renderer_check(const char *name);
 
 int inv_render_text(const struct inventory *inv, size_t top, FILE *out);
 int inv_render_json(const struct inventory *inv, size_t top, FILE *out);

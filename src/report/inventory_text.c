@@ -9,24 +9,36 @@
 #include "report/report_util.h"
 #include "util/xalloc.h"
 
-static const struct inv_renderer renderers[] = {
-    {"text", inv_render_text},
-    {"json", inv_render_json},
-    {"csv", inv_render_csv},
-    {"rst", inv_render_rst},
+static const struct inv_renderer inv_text = {{"text", "plain text: totals, the options, directories and files"},
+					     inv_render_text};
+static const struct inv_renderer inv_json = {{"json", "JSON, every row"}, inv_render_json};
+static const struct inv_renderer inv_csv = {{"csv", "one row per option, directory and file"}, inv_render_csv};
+static const struct inv_renderer inv_rst = {{"rst", "reStructuredText list-tables"}, inv_render_rst};
+
+static struct format_table renderers = {
+    8,
+    (const struct format *const[]){&inv_text.f, &inv_json.f, &inv_csv.f, &inv_rst.f, NULL},
+    "",
 };
 
 const struct inv_renderer *inv_renderer_find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(renderers) / sizeof(renderers[0]); i++)
-		if (!strcmp(renderers[i].name, name))
-			return &renderers[i];
-	return NULL;
+	return FORMAT_OF(format_find(&renderers, name), struct inv_renderer, f);
 }
 
 const char *inv_renderer_names(void)
 {
-	return "text, json, csv, rst";
+	return format_names(&renderers);
+}
+
+void inv_renderer_help(FILE *out)
+{
+	format_help(&renderers, out);
+}
+
+int inv_renderer_check(const char *name)
+{
+	return format_check(&renderers, NULL, name);
 }
 
 void inv_totals(const struct inventory *inv, struct inv_totals *t)

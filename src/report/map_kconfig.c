@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mapping as a Kconfig fragment for scripts/kconfig/merge_config.sh: a CONFIG_X=y line for every option a
- * required syscall needs, each under a comment naming those syscalls. What must not be set is said in comments
- * that never start with "# CONFIG_": merge_config.sh reads such a line as "is not set" and would switch the
- * option off in the merged configuration.
+ * The mapping's needs (kmap/kneeds.h) as a Kconfig fragment for scripts/kconfig/merge_config.sh: a CONFIG_X=y
+ * line for every option a required syscall or a kernel function needs, each under a comment naming what needs
+ * it. What must not be set is said in comments that never start with "# CONFIG_": merge_config.sh reads such a
+ * line as "is not set" and would switch the option off in the merged configuration.
  */
+#include <inttypes.h>
 #include <string.h>
 
+#include "kmap/kneeds.h"
 #include "report/map_report.h"
 
 static void names(FILE *out, const char *const *v, size_t n)
@@ -16,12 +18,12 @@ static void names(FILE *out, const char *const *v, size_t n)
 }
 
 /* A hidden option cannot be set by a fragment: say what sets it. */
-static void hidden(FILE *out, const struct kt_option *k)
+static void hidden(FILE *out, const struct kneed_kconfig *k)
 {
 	fputs("#   hidden: ", out);
 	if (k->nselected_by) {
 		fputs("selected by ", out);
-		names(out, (const char *const *)k->selected_by, k->nselected_by);
+		names(out, k->selected_by, k->nselected_by);
 	} else {
 		fprintf(out, "follows its default (%s)", k->defaults ? k->defaults : "none");
 	}
@@ -30,11 +32,8 @@ static void hidden(FILE *out, const struct kt_option *k)
 	fputc('\n', out);
 }
 
-static void option(FILE *out, const struct fp_kernel_map *m, const struct kmap_opt *o)
+static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed *o)
 {
-	const struct kt_option *k = o->db->opt;
-	bool lacks = o->running && !strcmp(o->running, "n");
-
 	if (!o->nneeded && !o->nprobed)
 		return;
 	fprintf(out, "\n# %s: ", o->name);
@@ -55,16 +54,16 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kmap_o
 		return;
 	}
 	fputc('\n', out);
-	if (!k)
+	if (!o->kc.entry)
 		fputs("#   no Kconfig entry in the source tree: merge_config.sh will ignore it\n", out);
-	else if (!k->prompt)
-		hidden(out, k);
+	else if (!o->kc.prompt)
+		hidden(out, &o->kc);
 	if (o->nprobed) {
 		fputs("#   also on the path of probes: ", out);
 		names(out, o->probed_by, o->nprobed);
 		fputc('\n', out);
 	}
-	if (lacks) {
+	if (o->lacking) {
 		fprintf(out, "#   left out: the running kernel %s has it not set%s\n", m->run->release,
 			m->mismatch ? ", and it differs from the source tree" : "");
 		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
@@ -73,8 +72,47 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kmap_o
 	fprintf(out, "CONFIG_%s=y\n", o->name);
 }
 
+/* The options of the kernel functions' files; one a syscall already sets is named once. */
+static void functions(FILE *out, const struct fp_kernel_map *m)
+{
+	const struct kneeds *k = m->needs;
+	const struct kfmap *kf = m->kf;
+	char how[256], sum[512];
+
+	if (!kf)
+		return;
+	fprintf(out, "\n# kernel functions (%s): %s\n", map_kfuncs_method(kf, how, sizeof(how)),
+		map_kfuncs_summary(kf, sum, sizeof(sum)));
+	if (kf->count[KFM_AMBIGUOUS] || kf->count[KFM_UNKNOWN])
+		fputs("# the options of ambiguous functions and of those not in the source tree are not included\n",
+		      out);
+	for (size_t i = 0; i < k->nfuncs; i++) {
+		const struct kneed_func *f = &k->funcs[i];
+		const struct kneed *o = &k->v[f->need];
+
+		if (f->off) {
+			fprintf(out, "\n# %s: must be off for the files of %zu functions; not set here\n", o->name,
+				f->funcs);
+			continue;
+		}
+		fprintf(out, "\n# %s: %zu kernel function%s (%" PRIu64 " hits)\n", o->name, f->funcs,
+			f->funcs == 1 ? "" : "s", f->hits);
+		if (o->nneeded) {
+			fputs("#   named above for the syscalls\n", out);
+			continue;
+		}
+		if (!f->kc.entry)
+			fputs("#   no Kconfig entry in the source tree: merge_config.sh will ignore it\n", out);
+		else if (!f->kc.prompt)
+			fprintf(out, "#   hidden (%s): set by what selects it%s%s\n", f->kc.where,
+				f->kc.depends ? "; depends on " : "", f->kc.depends ? f->kc.depends : "");
+		fprintf(out, "CONFIG_%s=y\n", o->name);
+	}
+}
+
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
+	const struct kneeds *k = m->needs;
 	char buf[1024];
 
 	fprintf(out, "# Kconfig fragment: kfootprint %s map of %s, %s\n", KF_VERSION, m->subject, kf_abi_name(m->abi));
@@ -83,10 +121,10 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	if (m->mismatch)
 		fprintf(out, "# version mismatch: %s\n", m->mismatch);
 	fputs("# use: scripts/kconfig/merge_config.sh .config THIS_FILE\n", out);
-	for (size_t i = 0; i < m->nopts; i++)
-		option(out, m, &m->opts[i]);
-	for (size_t i = 0; i < m->nopts; i++) {
-		const struct kmap_opt *o = &m->opts[i];
+	for (size_t i = 0; i < k->n; i++)
+		option(out, m, &k->v[i]);
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kneed *o = &k->v[i];
 
 		if (!o->noff)
 			continue;
@@ -94,28 +132,14 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		names(out, o->off_for, o->noff);
 		fputs(" (the alternative built when it is off); not set here\n", out);
 	}
-	for (size_t i = 0; i < m->nrows; i++) {
-		const struct kmap_row *r = &m->rows[i];
-
-		if (!r->ks)
-			continue;
-		for (size_t c = 0; c < r->ks->nconds; c++) {
-			const struct kt_cond *k = &r->ks->conds[c];
-
-			if (k->option || k->kind == KT_COND_ARCH_WANT || !r->required)
-				continue;
-			fprintf(out, "\n# %s also needs: %s (%s)\n", r->name, k->expr ? k->expr : "?",
-				k->where ? k->where : "?");
-		}
-	}
-	for (size_t i = 0; i < m->nrows; i++) {
-		const struct kmap_row *r = &m->rows[i];
-
-		if (r->probe || r->newer)
-			fprintf(out, "\n# %s: %s, not required\n", r->name, kmap_row_note(m, r, buf, sizeof(buf)));
-	}
-	map_kfuncs_kconfig(m, out);
+	for (size_t i = 0; i < k->nconds; i++)
+		fprintf(out, "\n# %s also needs: %s (%s)\n", k->conds[i].item,
+			k->conds[i].expr ? k->conds[i].expr : "?", k->conds[i].where ? k->conds[i].where : "?");
+	for (size_t i = 0; i < k->nnotes; i++)
+		fprintf(out, "\n# %s: %s, not required\n", k->notes[i].item, k->notes[i].why);
+	functions(out, m);
 	return ferror(out) ? -1 : 0;
 }
 
-const struct map_renderer map_renderer_kconfig = {"kconfig", "a fragment for scripts/kconfig/merge_config.sh", render};
+const struct map_renderer map_renderer_kconfig = {
+    {"kconfig", "a fragment for scripts/kconfig/merge_config.sh"}, render, true};

@@ -8,44 +8,36 @@
 #include "kmap/annotate.h"
 #include "util/error.h"
 
-static const struct map_renderer *const map_renderers[] = {
-    &map_renderer_text,
-    &map_renderer_rst,
-    &map_renderer_json,
-    &map_renderer_kconfig,
+static struct format_table map_renderers = {
+    8,
+    (const struct format *const[]){&map_renderer_text.f, &map_renderer_rst.f, &map_renderer_json.f,
+				   &map_renderer_kconfig.f, NULL},
+    "",
 };
-
-#define NMAP_RENDERERS (sizeof(map_renderers) / sizeof(map_renderers[0]))
 
 const struct map_renderer *map_renderer_find(const char *name)
 {
-	for (size_t i = 0; name && i < NMAP_RENDERERS; i++)
-		if (!strcmp(map_renderers[i]->name, name))
-			return map_renderers[i];
-	return NULL;
+	return FORMAT_OF(format_find(&map_renderers, name), struct map_renderer, f);
 }
 
 const struct map_renderer *map_renderer_at(size_t i)
 {
-	return i < NMAP_RENDERERS ? map_renderers[i] : NULL;
+	return FORMAT_OF(format_at(&map_renderers, i), struct map_renderer, f);
 }
 
 const char *map_renderer_names(void)
 {
-	static char buf[256];
-
-	if (*buf)
-		return buf;
-	for (size_t i = 0, len = 0; i < NMAP_RENDERERS && len < sizeof(buf); i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? ", " : "", map_renderers[i]->name);
-	return buf;
+	return format_names(&map_renderers);
 }
 
 void map_renderer_help(FILE *out)
 {
-	fputs("\nformats:\n", out);
-	for (size_t i = 0; i < NMAP_RENDERERS; i++)
-		fprintf(out, "  %-8s %s\n", map_renderers[i]->name, map_renderers[i]->help);
+	format_help(&map_renderers, out);
+}
+
+int map_renderer_check(const char *noun, const char *name)
+{
+	return format_check(&map_renderers, noun, name);
 }
 
 const char *map_tree_line(const struct fp_kernel_map *m, char *buf, size_t len)
@@ -106,9 +98,9 @@ int map_render_attached(const struct footprint *fp, const char *format, bool aft
 	size_t n = annotate_maps(fp, &maps);
 
 	if (!r)
-		return error("unknown map format '%s': expected one of %s", format, map_renderer_names());
+		return map_renderer_check("map format", format);
 	for (size_t i = 0; i < n; i++) {
-		if ((after_report || i) && strcmp(r->name, "json") && strcmp(r->name, "kconfig"))
+		if ((after_report || i) && !r->document)
 			fputc('\n', out); /* apart from the footprint report (or the map) before it */
 		if (r->render(maps[i], out) < 0)
 			return perror_msg("writing the map");

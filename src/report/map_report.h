@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "kmap/kmap.h"
+#include "report/format.h"
 
 /*
  * Renderers of a mapping (kfootprint map, record --map): pure functions of a struct fp_kernel_map writing to
@@ -15,15 +16,17 @@
  * docs/map.md.
  */
 struct map_renderer {
-	const char *name;
-	const char *help;
+	struct format f; /* heads the row: name, help (report/format.h) */
 	int (*render)(const struct fp_kernel_map *m, FILE *out);
+	bool document; /* a document of its own (JSON, a fragment): record --map sets it apart by no blank line */
 };
 
 const struct map_renderer *map_renderer_find(const char *name);
 const struct map_renderer *map_renderer_at(size_t i); /* NULL past the last */
 const char *map_renderer_names(void);		      /* "text, rst, json, kconfig" */
 void map_renderer_help(FILE *out);		      /* the "formats:" section of --help */
+/* 0 when name is a map format; else -1 after "unknown NOUN 'name': expected one of ..." */
+int map_renderer_check(const char *noun, const char *name);
 
 extern const struct map_renderer map_renderer_text;
 extern const struct map_renderer map_renderer_rst;
@@ -39,14 +42,14 @@ int map_render_attached(const struct footprint *fp, const char *format, bool aft
 
 /*
  * The "Kernel functions" part of a mapping whose footprint has them (m->kf), map_kfuncs.c: the text part, the
- * JSON member "kernel_functions" (null when none), the Kconfig fragment's lines, and the one-line summaries.
+ * JSON member "kernel_functions" (null when none), and the one-line summaries (the Kconfig fragment's lines
+ * come from the mapping's needs, map_kconfig.c).
  */
 void map_kfuncs_text(const struct kfmap *kf, FILE *out);
 void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
 /* The self-check against the running kernel (map_check.c, kmap/kmap_check.h): lines of the text, "self_check". */
 void map_check_text(const struct fp_kernel_map *m, FILE *out);
 void map_check_json(json_writer_t *w, const struct fp_kernel_map *m);
-void map_kfuncs_kconfig(const struct fp_kernel_map *m, FILE *out);
 /* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
 const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);
 /* "function_graph, exhaustive, 0 lost" or "sampled, not exhaustive, 0 lost" */

@@ -6,18 +6,22 @@
 #include <stdio.h>
 
 #include "footprint/footprint.h"
+#include "report/format.h"
 
 /*
  * Renderers are pure functions of a footprint: they write to out and return 0, or -1 on a write error.
  *
  * Adding a format: one src/report/<name>.c with a `const struct renderer renderer_<name>`, its declaration
- * below and a row in renderers[] (report.c), the one registry: -F, --help, error messages and the tests take the
- * names from it. Then its expected output in tests/unit/test_report.c, and a line in docs/output.md and the man page.
+ * below and a row in renderers[] (report.c), the one registry (report/format.h's shape, as the map, inventory
+ * and diff formats): -F, --help, error messages and the tests take the names from it. Then its expected output in
+ * tests/unit/test_report.c, and a line in docs/output.md and the man page.
  */
+struct text_opts;
 struct renderer {
-	const char *name;
-	const char *help;
+	struct format f; /* heads the row: name, help */
 	int (*render)(const struct footprint *fp, FILE *out);
+	/* The same with the text report's options (record and report -S, -P, --by-class); NULL: it takes none. */
+	int (*render_opts)(const struct footprint *fp, const struct text_opts *o, FILE *out);
 };
 
 /* NULL when there is no such format. */
@@ -28,6 +32,8 @@ const struct renderer *renderer_at(size_t i);
 const char *renderer_names(void);
 /* The "formats:" section of --help: each name and its help. */
 void renderer_help(FILE *out);
+/* 0 when name is a format; else -1 after "unknown format 'name': expected one of ...". */
+int renderer_check(const char *name);
 
 /*
  * Options of the text report, given to record and report (-S, -P, --by-class); the other formats have none.

@@ -163,4 +163,5 @@ static int render(const struct footprint *fp, FILE *out)
 	return ret;
 }
 
-const struct renderer renderer_rst = {"rst", "reStructuredText grid tables per class, as in the seed guide", render};
+const struct renderer renderer_rst = {
+    {"rst", "reStructuredText grid tables per class, as in the seed guide"}, render, NULL};

@@ -605,4 +605,6 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_text = {
-    "text", "summary, one syscall table, per-process tables for a few processes, process tree (default)", render};
+    {"text", "summary, one syscall table, per-process tables for a few processes, process tree (default)"},
+    render,
+    text_render};

@@ -273,4 +273,4 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_tree = {
-    "tree", "process tree: pid, name by depth, opens for read/write, run time, exit, exec chain, argv", render};
+    {"tree", "process tree: pid, name by depth, opens for read/write, run time, exit, exec chain, argv"}, render, NULL};

@@ -10,6 +10,7 @@
 
 #include "abi/syscalls.h"
 #include "trace/kfuncs.h"
+#include "trace/trace.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -239,7 +240,7 @@ struct kfr {
 
 static const char *const mode_names[] = {"auto", "function_graph", "function", "sampled"};
 
-struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp)
+static struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp)
 {
 	struct kfr *r = xcalloc(1, sizeof(*r));
 	char why[512] = "", why2[512] = "";
@@ -277,7 +278,7 @@ struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp)
 	return r;
 }
 
-int kfr_add_pid(struct kfr *r, pid_t pid)
+static int kfr_add_pid(struct kfr *r, pid_t pid)
 {
 	if (r->ftr)
 		return ftr_add_pid(r->ftr, pid);
@@ -286,16 +287,7 @@ int kfr_add_pid(struct kfr *r, pid_t pid)
 	return 0;
 }
 
-int kfr_on_command(void *ctx, pid_t pid)
-{
-	struct kfr *r = ctx;
-
-	if (kfr_add_pid(r, pid) < 0 || kfr_start(r) < 0)
-		return -1;
-	return 0;
-}
-
-int kfr_start(struct kfr *r)
+static int kfr_start(struct kfr *r)
 {
 	if (r->ftr)
 		return ftr_start(r->ftr);
@@ -304,7 +296,7 @@ int kfr_start(struct kfr *r)
 	return 0;
 }
 
-void kfr_finish(struct kfr *r, struct footprint *fp)
+static void kfr_finish(struct kfr *r, struct footprint *fp)
 {
 	if (!r)
 		return;
@@ -319,3 +311,25 @@ void kfr_finish(struct kfr *r, struct footprint *fp)
 	free(r->why_not);
 	free(r);
 }
+
+static void *rec_new(const void *o, struct footprint *fp)
+{
+	return kfr_new(o, fp);
+}
+
+static int rec_add_pid(void *r, pid_t pid)
+{
+	return kfr_add_pid(r, pid);
+}
+
+static int rec_start(void *r)
+{
+	return kfr_start(r);
+}
+
+static void rec_finish(void *r, struct footprint *fp)
+{
+	kfr_finish(r, fp);
+}
+
+const struct trace_recorder trace_recorder_kfuncs = {"kernel functions", rec_new, rec_add_pid, rec_start, rec_finish};

@@ -23,22 +23,13 @@ struct kfr_opts {
 	unsigned freq;	    /* sampled: samples per second per CPU */
 };
 
-struct kfr;
-
 /*
- * Sets up the recording (nothing runs yet). Where the asked method cannot run here it says why in one line on
- * stderr and, for auto, falls back (function_graph -> function -> sampled); when nothing can, the footprint's
- * kernel_functions.why_not says why and the recording of syscalls goes on. Never NULL.
+ * The recorder is trace_recorder_kfuncs (trace.h), options a struct kfr_opts. Where the asked method cannot run
+ * here it says why in one line on stderr and, for auto, falls back (function_graph -> function -> sampled); when
+ * nothing can, the footprint's kernel_functions.why_not says why and the recording of syscalls goes on. It
+ * follows the started command (held before its execve) or the attached processes: their tasks and all their
+ * children; at the end it reads what is left, fills fp->kfuncs and removes every piece of tracing state.
  */
-struct kfr *kfr_new(const struct kfr_opts *o, struct footprint *fp);
-/* The started command (held before its execve) or an attached process: its tasks and all their children. */
-int kfr_add_pid(struct kfr *r, pid_t pid);
-/* Turns tracing on after the first kfr_add_pid(); until then nothing is recorded. */
-int kfr_start(struct kfr *r);
-/* Stops, reads what is left, fills fp->kfuncs, removes every piece of tracing state and frees r. */
-void kfr_finish(struct kfr *r, struct footprint *fp);
-/* The hook trace_start_command() calls with the held command's pid (ctx: a struct kfr). */
-int kfr_on_command(void *ctx, pid_t pid);
 
 /* --- shared by ftrace.c and kstack.c (kfuncs.c) --- */
 

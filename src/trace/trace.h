@@ -65,6 +65,41 @@ struct backend {
 	int (*run)(const struct trace_opts *opts, struct footprint *fp);
 };
 
+/*
+ * A recorder of another kind of observation beside the backend that records the syscalls (kernel functions
+ * today; covered lines next). It follows the workload's tasks from the started command's pid, held before its
+ * execve, or from the attached pids, and fills its part of the footprint when observation ends. Adding one: a
+ * row like trace_recorder_kfuncs; `record` starts it through struct trace_recording.
+ */
+struct trace_recorder {
+	const char *name;
+	/* Sets up, nothing runs yet; never NULL (what cannot run here is said, and the footprint says why not). */
+	void *(*new)(const void *opts, struct footprint *fp);
+	int (*add_pid)(void *r, pid_t pid); /* a task to follow, with its children */
+	int (*start)(void *r);		    /* after the first add_pid: recording on */
+	/* Stops, fills fp (NULL: the recording failed, only tear down), removes its state and frees r. */
+	void (*finish)(void *r, struct footprint *fp);
+};
+
+extern const struct trace_recorder trace_recorder_kfuncs; /* record --kernel-functions (kfuncs.h) */
+
+/* The recorders of one run, beside its backend. Zeroed to begin with. */
+#define TRACE_RECORDERS_MAX 4
+struct trace_recording {
+	const struct trace_recorder *rows[TRACE_RECORDERS_MAX];
+	void *state[TRACE_RECORDERS_MAX];
+	size_t n;
+};
+
+/*
+ * Sets r up for the workload of o: a started command's pid comes through o's on_command hook (which rec then
+ * owns), attached pids are given now and r starts. 0, or -1 when rec is full.
+ */
+int trace_recording_add(struct trace_recording *rec, const struct trace_recorder *r, const void *ropts,
+			struct trace_opts *o, struct footprint *fp);
+/* The end of observation: each recorder stops and fills fp (NULL: tear down only). rec is empty after. */
+void trace_recording_finish(struct trace_recording *rec, struct footprint *fp);
+
 extern const struct backend backend_ptrace;
 extern const struct backend backend_bpf;
 

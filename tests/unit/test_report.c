@@ -44,7 +44,7 @@ static void test_table(void **state)
 	assert_null(renderer_find(""));
 	assert_string_equal(renderer_names(), "text, strace, rst, tree, json, csv, html");
 	for (const char *n = "text\0strace\0rst\0tree\0json\0csv\0"; *n; n += strlen(n) + 1)
-		assert_string_equal(renderer_find(n)->name, n);
+		assert_string_equal(renderer_find(n)->f.name, n);
 }
 
 static void test_strace(void **state)

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The options a mapping needs, as data (see kneeds.h). */
+#include "kmap/kneeds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmap/kmap.h"
+#include "util/xalloc.h"
+
+static const char *own(struct kneeds *k, char *s)
+{
+	k->own = xrealloc(k->own, (k->nown + 1) * sizeof(*k->own));
+	k->own[k->nown++] = s;
+	return s;
+}
+
+static void from_option(struct kneeds *k, struct kneed *n, const struct kmap_opt *o)
+{
+	const struct kt_option *e = o->db->opt;
+
+	n->name = o->name;
+	n->running = o->running;
+	n->needed_by = o->needed_by;
+	n->nneeded = o->nneeded;
+	n->probed_by = o->probed_by;
+	n->nprobed = o->nprobed;
+	n->off_for = o->off_for;
+	n->noff = o->noff;
+	n->want = o->nneeded ? KNEED_Y : o->noff ? KNEED_N : KNEED_NONE;
+	n->lacking = o->nneeded && o->running && !strcmp(o->running, "n");
+	if (!e)
+		return;
+	n->kc.entry = true;
+	n->kc.where = e->file ? own(k, xasprintf("%s:%d", e->file, e->line)) : NULL;
+	n->kc.prompt = e->prompt;
+	n->kc.depends = e->depends;
+	n->kc.defaults = e->defaults;
+	n->kc.selected_by = (const char *const *)e->selected_by;
+	n->kc.nselected_by = e->nselected_by;
+}
+
+static size_t need_index(struct kneeds *k, const char *name, size_t *cap)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->v[i].name, name))
+			return i;
+	XGROW(k->v, *cap, k->n + 1);
+	k->v[k->n] = (struct kneed){.name = name};
+	return k->n++;
+}
+
+/* The kernel functions' options (the files' chains, resolved by the function map), in its roll-up's order. */
+static void from_functions(struct kneeds *k, const struct kfmap *kf, size_t *cap)
+{
+	k->funcs = xcalloc(kf->nopts + 1, sizeof(*k->funcs));
+	for (size_t i = 0; i < kf->nopts; i++) {
+		const struct kfm_count *c = &kf->opts[i];
+		bool off = c->key[0] == '!';
+		size_t n = need_index(k, off ? c->key + 1 : c->key, cap);
+		struct kneed *e = &k->v[n];
+		struct kneed_func *f = &k->funcs[k->nfuncs++];
+		struct kfdb_opt o = kfdb_option(kf->db, c->key);
+
+		*f = (struct kneed_func){.need = n, .off = off, .funcs = c->funcs, .hits = c->hits};
+		f->kc.entry = o.where != NULL;
+		f->kc.where = o.where ? own(k, xstrdup(o.where)) : NULL;
+		f->kc.prompt = o.prompt;
+		f->kc.depends = o.depends;
+		if (off) {
+			e->nfuncs_off += c->funcs;
+			if (e->want == KNEED_NONE)
+				e->want = KNEED_N;
+		} else {
+			e->nfuncs += c->funcs;
+			if (e->want != KNEED_Y)
+				e->want = KNEED_Y;
+		}
+	}
+}
+
+struct kneeds *kneeds_build(const struct fp_kernel_map *m)
+{
+	struct kneeds *k = xcalloc(1, sizeof(*k));
+	size_t cap = m->nopts, ccap = 0;
+	char buf[1024];
+
+	k->v = xcalloc(cap + 1, sizeof(*k->v));
+	for (size_t i = 0; i < m->nopts; i++)
+		from_option(k, &k->v[k->n++], &m->opts[i]);
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kmap_row *r = &m->rows[i];
+
+		for (size_t c = 0; r->ks && r->required && c < r->ks->nconds; c++) {
+			const struct kt_cond *e = &r->ks->conds[c];
+
+			if (e->option || e->kind == KT_COND_ARCH_WANT)
+				continue;
+			XGROW(k->conds, ccap, k->nconds + 1);
+			k->conds[k->nconds++] = (struct kneed_cond){r->name, e->expr, e->where};
+		}
+	}
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kmap_row *r = &m->rows[i];
+
+		if (!r->probe && !r->newer)
+			continue;
+		k->notes = xrealloc(k->notes, (k->nnotes + 1) * sizeof(*k->notes));
+		k->notes[k->nnotes++] = (struct kneed_note){r->name, xstrdup(kmap_row_note(m, r, buf, sizeof(buf)))};
+	}
+	if (m->kf)
+		from_functions(k, m->kf, &cap);
+	return k;
+}
+
+void kneeds_free(struct kneeds *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nnotes; i++)
+		free(k->notes[i].why);
+	for (size_t i = 0; i < k->nown; i++)
+		free(k->own[i]);
+	free(k->own);
+	free(k->notes);
+	free(k->conds);
+	free(k->funcs);
+	free(k->v);
+	free(k);
+}
+
+const struct kneed *kneeds_find(const struct kneeds *k, const char *name)
+{
+	for (size_t i = 0; k && i < k->n; i++)
+		if (!strcmp(k->v[i].name, name))
+			return &k->v[i];
+	return NULL;
+}

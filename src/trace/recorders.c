@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The recorders of other kinds of observation beside a backend, started and ended the same way (trace.h). */
+#include "trace/trace.h"
+
+/* trace_start_command()'s hook: every recorder follows the held command from its pid, then records. */
+static int on_command(void *ctx, pid_t pid)
+{
+	struct trace_recording *rec = ctx;
+
+	for (size_t i = 0; i < rec->n; i++)
+		if (rec->rows[i]->add_pid(rec->state[i], pid) < 0 || rec->rows[i]->start(rec->state[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int trace_recording_add(struct trace_recording *rec, const struct trace_recorder *r, const void *ropts,
+			struct trace_opts *o, struct footprint *fp)
+{
+	void *s;
+
+	if (rec->n == TRACE_RECORDERS_MAX)
+		return -1;
+	s = r->new (ropts, fp);
+	rec->rows[rec->n] = r;
+	rec->state[rec->n++] = s;
+	if (o->argv) {
+		o->on_command = on_command;
+		o->on_command_ctx = rec;
+		return 0;
+	}
+	for (size_t i = 0; i < o->npids; i++)
+		r->add_pid(s, o->pids[i]);
+	r->start(s);
+	return 0;
+}
+
+void trace_recording_finish(struct trace_recording *rec, struct footprint *fp)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		rec->rows[i]->finish(rec->state[i], fp);
+	rec->n = 0;
+}
