@@ -78,8 +78,12 @@ static int render(FILE *out, const void *ctx)
 {
 	const struct qemu_opts *o = ((const void *const *)ctx)[0];
 	const struct footprint *fp = ((const void *const *)ctx)[1];
-
-	return renderer_render(renderer_find(o->format), fp, NULL, out);
+	struct kmap_view view;
+	annotate_view(fp, &view); /* before rendering: the renderers resolve nothing */
+	struct text_opts text = {.view = &view};
+	int rc = renderer_render(renderer_find(o->format), fp, &text, out);
+	kmap_view_release(&view);
+	return rc;
 }
 
 static int check_opts(struct qemu_opts *o)

@@ -319,8 +319,14 @@ struct report_job {
 static int render_report(FILE *out, const void *ctx)
 {
 	const struct report_job *job = ctx;
+	struct text_opts text = job->o->text;
+	struct kmap_view view;
 
-	if (renderer_render(renderer_find(job->o->format), job->fp, &job->o->text, out) < 0)
+	annotate_view(job->fp, &view); /* before rendering: the renderers resolve nothing */
+	text.view = &view;
+	int rc = renderer_render(renderer_find(job->o->format), job->fp, &text, out);
+	kmap_view_release(&view);
+	if (rc < 0)
 		return -1;
 	if (!job->o->map || job->o->map_output || map_in_report(job->o->format) != MAP_AFTER)
 		return 0;

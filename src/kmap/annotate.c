@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "abi/syscalls.h"
+#include "kmap/kmap.h"
+#include "kmap/mapdb.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -241,4 +243,41 @@ size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *con
 
 	*maps = ka ? (const struct fp_kernel_map *const *)ka->maps : NULL;
 	return ka ? ka->nmaps : 0;
+}
+
+void annotate_view(const struct footprint *fp, struct kmap_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	const struct fp_kernel_map *const *own;
+	if (!fp->syscalls.count || annotate_maps(fp, &own))
+		return; /* nothing to map, or a mapping of its own */
+	for (size_t a = 0; a < mapdb_nbuiltins; a++) {
+		enum kf_abi abi = mapdb_builtins[a].abi;
+		char *err = NULL;
+		struct mapdb *db = uses_abi(fp, abi) ? mapdb_builtin(abi, &err) : NULL;
+		size_t nin;
+
+		free(err); /* no database: the summary says nothing of that ABI */
+		if (!db)
+			continue;
+		struct kmap_input *in = kmap_inputs_footprint(fp, abi, &nin);
+		struct fp_kernel_map *m = kmap_build(db, NULL, in, nin, "");
+		kmap_add_reach(m, fp);
+		free(in);
+		v->maps = xrealloc(v->maps, (v->n + 1) * sizeof(*v->maps));
+		v->dbs = xrealloc(v->dbs, (v->n + 1) * sizeof(*v->dbs));
+		v->maps[v->n] = m;
+		v->dbs[v->n++] = db;
+	}
+}
+
+void kmap_view_release(struct kmap_view *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		kmap_free(v->maps[i]);
+		mapdb_free(v->dbs[i]);
+	}
+	free(v->maps);
+	free(v->dbs);
+	memset(v, 0, sizeof(*v));
 }

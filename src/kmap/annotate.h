@@ -51,4 +51,17 @@ const struct kfmap *annotate_kfuncs(struct footprint *fp, const struct fp_kernel
 /* The mappings attached to fp, in the order they were made; *maps stays valid while fp lives. */
 size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *const **maps);
 
+/*
+ * A mapping of fp by the built-in database of each ABI it used, held beside it, not attached: fp is not
+ * changed, so what it writes is not either. For the text summary's kconfig: and maintainers: lines of a
+ * footprint without a mapping of its own; renderers read it (text_opts.view) and resolve nothing.
+ */
+struct kmap_view {
+	struct fp_kernel_map **maps;
+	struct mapdb **dbs;
+	size_t n;
+};
+void annotate_view(const struct footprint *fp, struct kmap_view *v);
+void kmap_view_release(struct kmap_view *v);
+
 #endif

@@ -39,10 +39,14 @@ int renderer_check(const char *name);
  * Options of the text report, given to record and report (-S, -P, --by-class); the other formats have none.
  * The commands keep them in their options struct and render through renderer_render().
  */
+struct kmap_view;
 struct text_opts {
 	const char *sort; /* -S: calls, time, errors, name; NULL: time when the footprint has times, else calls */
 	bool per_process; /* -P: a table per process whatever their number (without: when 2 to TEXT_FEW_PROCS) */
 	bool by_class;	  /* --by-class: a table per subsystem class in place of the one syscall table */
+	/* the built-in databases' mapping for the summary's kconfig: and maintainers: lines, made by the command
+	 * before rendering (annotate_view) for a footprint that has no mapping of its own; NULL: no such lines */
+	const struct kmap_view *view;
 };
 #define TEXT_FEW_PROCS 4
 

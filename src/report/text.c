@@ -249,7 +249,7 @@ static void seccomp_kills(struct strbuf *sb, const struct footprint *fp)
 	free(rows);
 }
 
-static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
+static void header(struct strbuf *sb, const struct footprint *fp, bool timed, const struct kmap_view *view)
 {
 	size_t nsc = fp->syscalls.count;
 	uint64_t calls = fp__total_calls(fp), errors = fp__total_errors(fp);
@@ -299,7 +299,7 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 	strbuf_addf(sb, ", %zu %s, %zu %s\n", nsc, text_plural(nsc, "syscall", "syscalls"), fp->nprocs,
 		    text_plural(fp->nprocs, "process", "processes"));
 	text_summary_classes(sb, fp);
-	text_summary_kernel(sb, fp);
+	text_summary_kernel(sb, fp, view);
 }
 
 /* --by-class: the seed guide's tables, one per class in its order, columns aligned across all of them. */
@@ -572,7 +572,7 @@ int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out
 
 	o = o ? o : &defaults;
 	key = sort_of(o, timed);
-	header(&sb, fp, timed);
+	header(&sb, fp, timed, o->view);
 	if (!fp->syscalls.count) {
 		strbuf_addstr(&sb, "\nno system calls recorded\n");
 	} else if (o->by_class) {

@@ -44,7 +44,8 @@ void text_reached_section(struct strbuf *sb, const struct footprint *fp);
  * "maintainers:", what the kernel needs for the workload, from the footprint's maps or the built-in databases.
  */
 void text_summary_classes(struct strbuf *sb, const struct footprint *fp);
-void text_summary_kernel(struct strbuf *sb, const struct footprint *fp);
+struct kmap_view;
+void text_summary_kernel(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
 /* "kernel functions": totals, the top table and the functions under each syscall; nothing when not recorded. */
 void text_kfuncs_section(struct strbuf *sb, const struct footprint *fp);
 

@@ -11,7 +11,6 @@
 
 #include "kmap/annotate.h"
 #include "kmap/kmap.h"
-#include "kmap/mapdb.h"
 #include "report/report_util.h"
 #include "report/text_internal.h"
 #include "util/xalloc.h"
@@ -182,15 +181,7 @@ static void wrapped(struct strbuf *sb, const char *head, const struct named *v, 
 	strbuf_addch(sb, '\n');
 }
 
-static bool uses_abi(const struct footprint *fp, enum kf_abi abi)
-{
-	for (uint32_t i = 0; i < fp->syscalls.cap; i++)
-		if (fp->syscalls.slots[i] && fp->syscalls.slots[i]->abi == abi)
-			return true;
-	return false;
-}
-
-void text_summary_kernel(struct strbuf *sb, const struct footprint *fp)
+void text_summary_kernel(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view)
 {
 	const struct fp_kernel_map *const *maps;
 	size_t nmaps = annotate_maps(fp, &maps), no = 0, co = 0, ns = 0, cs = 0;
@@ -206,24 +197,11 @@ void text_summary_kernel(struct strbuf *sb, const struct footprint *fp)
 		snprintf(ver, sizeof(ver), "%d.%d", maps[i]->db->ver, maps[i]->db->patch);
 		tree = ver;
 	}
-	for (size_t a = 0; !nmaps && a < mapdb_nbuiltins; a++) {
-		enum kf_abi abi = mapdb_builtins[a].abi;
-		char *err = NULL;
-		struct mapdb *db = uses_abi(fp, abi) ? mapdb_builtin(abi, &err) : NULL;
-		size_t nin;
-
-		free(err); /* no database: the summary says nothing of that ABI */
-		if (!db)
-			continue;
-		struct kmap_input *in = kmap_inputs_footprint(fp, abi, &nin);
-		struct fp_kernel_map *m = kmap_build(db, NULL, in, nin, "");
-		kmap_add_reach(m, fp);
-		collect(m, &opts, &no, &co, &secs, &ns, &cs);
-		snprintf(ver, sizeof(ver), "%d.%d", db->ver, db->patch);
+	/* else the built-in databases' view that the command made before rendering (annotate_view) */
+	for (size_t a = 0; !nmaps && view && a < view->n; a++) {
+		collect(view->maps[a], &opts, &no, &co, &secs, &ns, &cs);
+		snprintf(ver, sizeof(ver), "%d.%d", view->maps[a]->db->ver, view->maps[a]->db->patch);
 		tree = ver;
-		kmap_free(m);
-		free(in);
-		mapdb_free(db);
 	}
 	if (tree) {
 		char head[96];
