@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
@@ -28,7 +27,6 @@ static const struct kf_option options[] = {
 /* The inputs are read to the end before the output is renamed over its file, but one cannot be the other. */
 static int check_inputs(const struct merge_opts *o, int n, char **inputs)
 {
-	struct stat out, in;
 	int stdin_seen = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -37,13 +35,7 @@ static int check_inputs(const struct merge_opts *o, int n, char **inputs)
 		if (!*inputs[i])
 			return error("an empty file name");
 	}
-	if (!o->output || !strcmp(o->output, "-") || stat(o->output, &out) < 0 || !S_ISREG(out.st_mode))
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (strcmp(inputs[i], "-") && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
-		    in.st_ino == out.st_ino)
-			return error("'%s': the output is also an input", inputs[i]);
-	return 0;
+	return atomic_file_distinct((const char *const *)inputs, (size_t)n, &o->output, 1);
 }
 
 static int write_json(FILE *out, const void *fp)
