@@ -236,6 +236,8 @@ struct footprint {
 	bool complete;
 	char *incomplete_why; /* set when !complete: "duration", "interrupted", "lost events", ... */
 	uint64_t lost_events;
+	/* Loaded: every count of the file added up, and every time in ns; each at most 2^63-1 (the reader's rule). */
+	uint64_t counts_total, times_total;
 	bool error_sources; /* the backend recorded syscalls[].errsrc (not every backend does) */
 	bool reach;	    /* the backend recorded what calls reached (syscalls[].reached; fp__reach) */
 
