@@ -467,11 +467,11 @@ static void say_status(char *buf, size_t len, const struct footprint *fp, const 
 			 what, ret);
 		break;
 	case FP_EXIT_SIGNAL:
-		snprintf(buf, len, "the workload was killed by signal %d (%s); %s could not be written (exit status %d)",
+		snprintf(buf, len,
+			 "the workload was killed by signal %d (%s); %s could not be written (exit status %d)",
 			 fp->exit.value, strsignal(fp->exit.value), what, ret);
 		break;
-	default:
-		snprintf(buf, len, "the workload has not exited; %s could not be written (exit status %d)", what, ret);
+	default: snprintf(buf, len, "the workload has not exited; %s could not be written (exit status %d)", what, ret);
 	}
 }
 

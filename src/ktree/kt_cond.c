@@ -89,7 +89,7 @@ static void collect_symbols(struct kt_cond *c, const char *expr)
 			p++;
 		char *id = xstrndup(b, (size_t)(p - b));
 		const char *sym = strncmp(id, "CONFIG_", 7) == 0 && id[7] ? id + 7
-				  : strncmp(id, "__ARCH_WANT_", 12) == 0 ? id
+				  : strncmp(id, "__ARCH_WANT_", 12) == 0  ? id
 									  : NULL;
 
 		if (sym && !kt_map_get(&seen, sym)) {

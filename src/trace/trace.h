@@ -41,8 +41,8 @@ void trace_inherit_restore(const struct trace_inherit *in);
 
 struct trace_opts {
 	const struct trace_inherit *inherit; /* what a started command gets back (NULL: kfootprint's as they are) */
-	char **argv; /* command to start, or NULL when attaching */
-	pid_t *pids; /* -p: processes to attach to */
+	char **argv;			     /* command to start, or NULL when attaching */
+	pid_t *pids;			     /* -p: processes to attach to */
 	size_t npids;
 	double duration;	  /* -d: seconds of observation, 0 = until the workload ends */
 	bool keep_running;	  /* on -d expiry of a started command: detach instead of stopping it */
@@ -112,9 +112,9 @@ char *trace_find_command(const char *name);
  * Starts opts->argv held before its execve, so a backend can set itself up on the pid first and lose nothing
  * of the command. In the child: the -u user taken on, a parent-death SIGKILL when no
  * guardian contains it (trace/contain.h), then setup(ctx) (say, a CPU to run on), then a wait for
- * trace_release_command(), then opts->inherit restored; should the backend go away or close *go_fd instead, the child exits 127 without
- * running the command. The held child is put into opts->contain. Returns the pid and sets *go_fd, or -1 after
- * reporting (a missing command, an unknown user: nothing was started).
+ * trace_release_command(), then opts->inherit restored; should the backend go away or close *go_fd instead, the child
+ * exits 127 without running the command. The held child is put into opts->contain. Returns the pid and sets *go_fd, or
+ * -1 after reporting (a missing command, an unknown user: nothing was started).
  */
 pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd);
 /* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */

@@ -626,12 +626,14 @@ int atomic_file_distinct(const char *const *inputs, size_t nin, const char *cons
 		identify(outputs[o], false, &out[o]);
 		for (size_t i = 0; i < nin && !ret; i++)
 			if (same_file(&out[o], &in[i]))
-				ret = error("'%s': the same file as the input '%s': refused, an output never replaces an input",
-					    outputs[o], strcmp(inputs[i], "-") ? inputs[i] : "standard input");
+				ret = error(
+				    "'%s': the same file as the input '%s': refused, an output never replaces an input",
+				    outputs[o], strcmp(inputs[i], "-") ? inputs[i] : "standard input");
 		for (size_t p = 0; p < o && !ret; p++)
 			if (same_file(&out[o], &out[p]))
-				ret = error("'%s': the same file as the output '%s': refused, one would replace the other",
-					    outputs[o], outputs[p]);
+				ret = error(
+				    "'%s': the same file as the output '%s': refused, one would replace the other",
+				    outputs[o], outputs[p]);
 	}
 	for (size_t i = 0; i < nin; i++)
 		free(in[i].resolved);

@@ -32,10 +32,10 @@ struct atomic_file {
 	FILE *f;
 	char *path; /* as given, for messages */
 	unsigned flags;
-	int dirfd;  /* the target's directory (O_PATH); -1 when written in place */
-	char *dir;  /* that directory's path, for messages */
-	char *name; /* the target's name in dirfd */
-	char *tmp;  /* the new file's temporary name in dirfd; NULL while it is unnamed (O_TMPFILE) */
+	int dirfd;	     /* the target's directory (O_PATH); -1 when written in place */
+	char *dir;	     /* that directory's path, for messages */
+	char *name;	     /* the target's name in dirfd */
+	char *tmp;	     /* the new file's temporary name in dirfd; NULL while it is unnamed (O_TMPFILE) */
 	const char *context; /* said first in each message of a failure, or NULL (not owned) */
 };
 
