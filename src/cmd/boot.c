@@ -7,6 +7,7 @@
 #include "boot/boot.h"
 #include "cmd/cmd.h"
 #include "trace/trace.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -86,7 +87,8 @@ static int cmd_boot(int argc, char **argv)
 		o.b.init_argv[0] = (char *)o.b.init;
 		memcpy(o.b.init_argv + 1, argv + i, (size_t)(argc - i) * sizeof(char *));
 	}
-	if (i < 0 || (o.b.backend && strcmp(o.b.backend, "auto") && !backend_find(o.b.backend))) {
+	if (i < 0 || (o.b.backend && strcmp(o.b.backend, "auto") && !backend_find(o.b.backend)) ||
+	    atomic_file_distinct(&o.b.init, 1, &o.b.output, 1) < 0) {
 		error("boot: bad options: init runs unrecorded");
 		o.b.ready_timeout = 0;
 	}

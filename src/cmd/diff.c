@@ -167,6 +167,8 @@ static int cmd_diff(int argc, char **argv)
 		return rc > 0 ? 0 : DIFF_EXIT_ERROR;
 	}
 	/* the output first: a path that cannot be written costs no work */
+	if (atomic_file_distinct((const char *[]){o.old, o.new}, 2, &o.output, 1) < 0)
+		goto out;
 	if (o.output &&
 	    atomic_file_open(&af, o.output, atomic_file_flags_like(o.old) | atomic_file_flags_like(o.new)) < 0)
 		goto out;

@@ -77,7 +77,8 @@ static int cmd_inventory(int argc, char **argv)
 	const struct inv_renderer *r = inv_renderer_find(o.format);
 	if (parse_ulong("--top", o.top, 0, 1000000, &top) < 0)
 		return 1;
-	if (o.output && atomic_file_open(&out, o.output, 0) < 0)
+	if (atomic_file_distinct((const char *[]){o.config, o.vmlinux, o.kallsyms}, 3, &o.output, 1) < 0 ||
+	    (o.output && atomic_file_open(&out, o.output, 0) < 0))
 		return 1;
 	struct inv_sources src = {.kernel_src = o.kernel_src,
 				  .config = o.config,

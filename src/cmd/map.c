@@ -341,6 +341,9 @@ static int open_outputs(const struct map_opts *o, struct atomic_file *out, struc
 {
 	unsigned flags = atomic_file_flags_like(o->file);
 
+	if (atomic_file_distinct((const char *[]){o->file, o->kernel_config, o->db, o->vmlinux, o->kallsyms}, 5,
+				 (const char *[]){o->output, o->save_db, o->save_kfuncdb}, 3) < 0)
+		return -1;
 	if (o->output && atomic_file_open(out, o->output, flags) < 0)
 		return -1;
 	if (o->save_db && atomic_file_open(db, o->save_db, 0) < 0) {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kfootprint merge: footprints of several scenarios or hosts as one (footprint/merge.h). */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
+#include "footprint/footprint_json.h"
 #include "footprint/merge.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -28,7 +30,6 @@ static const struct kf_option options[] = {
 /* The inputs are read to the end before the output is renamed over its file, but one cannot be the other. */
 static int check_inputs(const struct merge_opts *o, int n, char **inputs)
 {
-	struct stat out, in;
 	int stdin_seen = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -37,13 +38,7 @@ static int check_inputs(const struct merge_opts *o, int n, char **inputs)
 		if (!*inputs[i])
 			return error("an empty file name");
 	}
-	if (!o->output || !strcmp(o->output, "-") || stat(o->output, &out) < 0 || !S_ISREG(out.st_mode))
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (strcmp(inputs[i], "-") && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
-		    in.st_ino == out.st_ino)
-			return error("'%s': the output is also an input", inputs[i]);
-	return 0;
+	return atomic_file_distinct((const char *const *)inputs, (size_t)n, &o->output, 1);
 }
 
 static int write_json(FILE *out, const void *fp)
@@ -51,14 +46,30 @@ static int write_json(FILE *out, const void *fp)
 	return fp__write_json(fp, out);
 }
 
+/* The reader's bound on a footprint's counts added up, and on its times in ns */
+#define COUNT_MAX ((uint64_t)INT64_MAX)
+
+/* What every input's counts and times add up to: the reader's bound on one footprint holds for their sum. */
+struct merge_totals {
+	uint64_t counts, times;
+};
+
 /* Loads, checks and folds in one input; 0 or -1 after a message. */
-static int add_input(struct footprint *m, const char *path)
+static int add_input(struct footprint *m, const char *path, struct merge_totals *t)
 {
 	struct footprint *fp = fp__load(path);
 	uint32_t added;
 
 	if (!fp)
 		return -1;
+	if (fp->counts_total > COUNT_MAX - t->counts || fp->times_total > COUNT_MAX - t->times) {
+		fp__free(fp);
+		return error("'%s': the inputs' %s add up past 2^63-1: refused, the merged footprint could not be read",
+			     strcmp(path, "-") ? path : "standard input",
+			     fp->counts_total > COUNT_MAX - t->counts ? "counts" : "times");
+	}
+	t->counts += fp->counts_total;
+	t->times += fp->times_total;
 	if (!fp->syscalls.count && !fp->nprocs) {
 		fp__free(fp);
 		return error("'%s': an empty footprint (no syscalls, no processes): nothing to merge",
@@ -70,11 +81,40 @@ static int add_input(struct footprint *m, const char *path)
 	return 0;
 }
 
+/*
+ * The merged footprint repeats each input's counts in its per-source shares: past a quarter of the bound it is
+ * read back, as report would, before it is written (the exact check, which normal sizes never need).
+ */
+static int check_readable(const struct footprint *m, const struct merge_totals *t)
+{
+	struct footprint *back;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int bad;
+
+	if (t->counts <= COUNT_MAX / 4 && t->times <= COUNT_MAX / 4)
+		return 0;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return perror_msg("merge");
+	bad = fp__write_json(m, f) < 0;
+	if (fclose(f) || bad) {
+		free(buf);
+		return perror_msg("merge");
+	}
+	back = fp__load_mem(buf, len, "the merged footprint");
+	free(buf);
+	fp__free(back);
+	return back ? 0 : -1;
+}
+
 static int cmd_merge(int argc, char **argv)
 {
 	struct merge_opts o = {0};
 	struct atomic_file af;
 	struct footprint *m;
+	struct merge_totals totals = {0};
 	unsigned flags = 0;
 	int i = kf_command_parse(&kf_cmd_merge, 0, argc, argv, &o), rc = 0;
 
@@ -98,13 +138,15 @@ static int cmd_merge(int argc, char **argv)
 		return 1;
 	m = fp_merge_new();
 	for (; i < argc && !rc; i++)
-		rc = add_input(m, argv[i]);
-	if (rc) {
-		atomic_file_abort(&af);
-	} else {
+		rc = add_input(m, argv[i], &totals);
+	if (!rc) {
 		fp_merge_finish(m, o.label);
-		rc = atomic_file_finish(&af, write_json, m);
+		rc = check_readable(m, &totals);
 	}
+	if (rc)
+		atomic_file_abort(&af);
+	else
+		rc = atomic_file_finish(&af, write_json, m);
 	fp__free(m);
 	return rc < 0 ? 1 : 0;
 }

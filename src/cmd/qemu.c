@@ -142,6 +142,9 @@ static int cmd_qemu(int argc, char **argv)
 	if (check_opts(&o) < 0)
 		return 1;
 	/* outputs first: a bad path costs no boot */
+	if (atomic_file_distinct((const char *[]){o.run.kernel, o.run.initrd, o.run.vmlinux, o.run.kallsyms}, 4,
+				 (const char *[]){o.output, o.report}, 2) < 0)
+		return 1;
 	if ((o.output && atomic_file_open(&json, o.output, 0) < 0) ||
 	    (o.report && atomic_file_open(&report, o.report, 0) < 0)) {
 		atomic_file_abort(&json);

@@ -298,15 +298,21 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
-/* No SA_RESTART: a blocked wait in a backend must return EINTR and look at the flag. */
-static void install_stop_handlers(void)
+/*
+ * No SA_RESTART: a blocked wait in a backend must return EINTR and look at the flag. A SIGHUP ignored when
+ * kfootprint started (nohup) stays ignored for kfootprint too: the hangup was meant to leave the whole job
+ * running. SIGINT and SIGTERM are always how a recording is stopped, even where a shell ignores SIGINT for a
+ * background job; the workload gets back whatever it would have had (trace_inherit).
+ */
+static void install_stop_handlers(const struct trace_inherit *in)
 {
 	struct sigaction sa = {.sa_handler = on_stop_signal};
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (!trace_inherit_ignored(in, SIGHUP))
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -453,6 +459,28 @@ static int exit_status_of(const struct footprint *fp)
 	}
 }
 
+/*
+ * What a failed output says first once the workload has ended: its status, and which one kfootprint returns
+ * (the workload's, or 1 when it exited 0), so that neither is lost.
+ */
+static void say_status(char *buf, size_t len, const struct footprint *fp, const char *what)
+{
+	int ret = exit_status_of(fp) ? exit_status_of(fp) : 1;
+
+	switch (fp->exit.kind) {
+	case FP_EXIT_CODE:
+		snprintf(buf, len, "the workload exited %d; %s could not be written (exit status %d)", fp->exit.value,
+			 what, ret);
+		break;
+	case FP_EXIT_SIGNAL:
+		snprintf(buf, len,
+			 "the workload was killed by signal %d (%s); %s could not be written (exit status %d)",
+			 fp->exit.value, strsignal(fp->exit.value), what, ret);
+		break;
+	default: snprintf(buf, len, "the workload has not exited; %s could not be written (exit status %d)", what, ret);
+	}
+}
+
 static void fill_workload(const struct record_opts *o, struct footprint *fp, const char *backend)
 {
 	fp->backend = xstrdup(backend);
@@ -508,8 +536,11 @@ static int cmd_record(int argc, char **argv)
 	struct footprint *fp = NULL;
 	struct record_outputs outs = {0};
 	struct trace_recording rec = {0};
+	struct trace_inherit inherit;
+	char why_log[160], why_json[160], why_report[160], why_map[160];
 	int rc, ret = 1;
 
+	trace_inherit_capture(&inherit);
 	rc = parse_record_opts(argc, argv, &o);
 	if (rc > 0) {
 		kf_command_help(&kf_cmd_record, stdout);
@@ -525,6 +556,8 @@ static int cmd_record(int argc, char **argv)
 		error("-u needs root: kfootprint must keep its privileges while the workload drops them");
 		goto out;
 	}
+	if (atomic_file_distinct(NULL, 0, (const char *[]){o.output, o.report, o.log, o.map_output}, 4) < 0)
+		goto out;
 	be = pick_backend(&o);
 	if (!be)
 		goto out;
@@ -542,9 +575,10 @@ static int cmd_record(int argc, char **argv)
 			goto out;
 	}
 	o.trace.stop = &stop_signal;
+	o.trace.inherit = &inherit;
 	/* A status line only where a person watches: never into a file or a pipe that a report may share. */
 	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
-	install_stop_handlers();
+	install_stop_handlers(&inherit);
 	/* the other kinds of observation: a started command is followed from its pid, attached processes from now */
 	if (o.kfuncs)
 		trace_recording_add(&rec, &trace_recorder_kfuncs, &o.kfr, &o.trace, fp);
@@ -566,6 +600,14 @@ static int cmd_record(int argc, char **argv)
 		fp__set_incomplete(fp, "interrupted");
 
 	ret = exit_status_of(fp);
+	say_status(why_log, sizeof(why_log), fp, "the log");
+	say_status(why_json, sizeof(why_json), fp, "the footprint");
+	say_status(why_report, sizeof(why_report), fp, "the report");
+	say_status(why_map, sizeof(why_map), fp, "the map");
+	outs.log.context = why_log;
+	outs.json.context = why_json;
+	outs.report.context = why_report;
+	outs.map.context = why_map;
 	if (o.log && atomic_file_commit(&outs.log) < 0)
 		ret = ret ? ret : 1;
 	if (annotate(&o, fp) < 0)

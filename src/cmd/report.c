@@ -99,7 +99,8 @@ static int cmd_report(int argc, char **argv)
 		return rc > 0 ? 0 : 1;
 	}
 	/* -o is checked before a large footprint is read; what is rendered from it is no more readable than it */
-	if (o.output && atomic_file_open(&out, o.output, atomic_file_flags_like(o.input)) < 0) {
+	if (atomic_file_distinct(&o.input, 1, &o.output, 1) < 0 ||
+	    (o.output && atomic_file_open(&out, o.output, atomic_file_flags_like(o.input)) < 0)) {
 		fp_filter_release(&o.filter);
 		return 1;
 	}

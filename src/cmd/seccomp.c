@@ -280,7 +280,8 @@ static int cmd_seccomp(int argc, char **argv)
 	 * Opened before any work, so that a bad path costs none. The profile holds only syscall names, but it is
 	 * derived from the footprint: no more readable than it.
 	 */
-	if (o.output && atomic_file_open(&af, o.output, atomic_file_flags_like(o.input)) < 0)
+	if (atomic_file_distinct(&o.input, 1, &o.output, 1) < 0 ||
+	    (o.output && atomic_file_open(&af, o.output, atomic_file_flags_like(o.input)) < 0))
 		return 1;
 	rc = 1;
 	fp = fp__load(o.input);

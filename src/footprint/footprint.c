@@ -649,6 +649,47 @@ uint64_t fp__total_errors(const struct footprint *fp)
 	return n;
 }
 
+static size_t pid_key_slot(uint32_t source, pid_t pid, size_t mask)
+{
+	return (size_t)((((uint64_t)source << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
+}
+
+size_t *fp__parents(const struct footprint *fp)
+{
+	size_t n = fp->nprocs, cap = 64, *parent = xcalloc(n + 1, sizeof(*parent));
+	size_t *prev = xcalloc(n + 1, sizeof(*prev)), *slots; /* indexes + 1: the latest with a (source, pid) */
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slots = xcalloc(cap, sizeof(*slots));
+	for (size_t i = 0; i < n; i++) {
+		const struct fp_proc *p = fp->procs[i];
+		size_t s = pid_key_slot(p->source, p->ppid, cap - 1), j;
+
+		for (; slots[s]; s = (s + 1) & (cap - 1)) {
+			const struct fp_proc *q = fp->procs[slots[s] - 1];
+
+			if (q->pid == p->ppid && q->source == p->source)
+				break;
+		}
+		/* the latest one that started no later, as fp__parent() has it */
+		for (j = slots[s]; j && fp->procs[j - 1]->start_s > p->start_s; j = prev[j - 1])
+			;
+		parent[i] = j;
+		for (s = pid_key_slot(p->source, p->pid, cap - 1); slots[s]; s = (s + 1) & (cap - 1)) {
+			const struct fp_proc *q = fp->procs[slots[s] - 1];
+
+			if (q->pid == p->pid && q->source == p->source)
+				break;
+		}
+		prev[i] = slots[s];
+		slots[s] = i + 1;
+	}
+	free(slots);
+	free(prev);
+	return parent;
+}
+
 struct fp_proc *fp__parent(const struct footprint *fp, const struct fp_proc *p)
 {
 	/*

@@ -120,6 +120,17 @@ int ld_to_count(struct loader *ld, const char *ctx, const char *key, uint64_t ma
 		return ld_fail(ld, ctx, key, "expected an unsigned integer, got a negative one");
 	if (to_i64(ld, ctx, key, 0, (int64_t)(max > COUNT_MAX ? COUNT_MAX : max), &v) < 0)
 		return -1;
+	/*
+	 * One bound on all the 63-bit counts together (not threads or execs, 32-bit), so that no sum of them a
+	 * report, a diff or a merge makes can wrap.
+	 */
+	if (max >= COUNT_MAX) {
+		if ((uint64_t)v > COUNT_MAX - ld->fp->counts_total)
+			return ld_fail(
+			    ld, ctx, key,
+			    "the footprint's counts add up past 2^63-1: refused, no sum of them could be shown");
+		ld->fp->counts_total += (uint64_t)v;
+	}
 	*out = (uint64_t)v;
 	return 0;
 }
@@ -227,6 +238,12 @@ int ld_get_ns(struct loader *ld, const char *ctx, const char *key, uint64_t *out
 		return -1;
 	if (found && s_to_ns(ld->jr.text.buf, out) < 0)
 		return ld_fail(ld, ctx, key, "%.64s seconds is out of range", ld->jr.text.buf);
+	if (found && *out > COUNT_MAX - ld->fp->times_total)
+		return ld_fail(ld, ctx, key,
+			       "the footprint's times add up past 2^63-1 ns (292 years): refused, no sum "
+			       "of them could be shown");
+	if (found)
+		ld->fp->times_total += *out;
 	return 0;
 }
 

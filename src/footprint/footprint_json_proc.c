@@ -52,16 +52,13 @@ static int resolve_key(struct loader *ld, const char *key, enum kf_abi *abi, int
 		*name = row->name;
 		return 0;
 	}
-	for (uint32_t i = 0; i < ld->fp->syscalls.cap; i++) {
-		struct fp_sysstat *s = ld->fp->syscalls.slots[i];
+	const struct fp_sysstat *s = ld_names_find(&ld->names, *abi, *name);
 
-		if (s && s->abi == *abi && !strcmp(s->name, *name)) {
-			*nr = s->nr;
-			*name = s->name;
-			return 0;
-		}
-	}
-	return -1;
+	if (!s)
+		return -1;
+	*nr = s->nr;
+	*name = s->name;
+	return 0;
 }
 
 /* Adds counts to a per-process entry ("openat" and "x86_64:openat" are one): past COUNT_MAX is a problem. */

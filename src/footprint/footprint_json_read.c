@@ -307,13 +307,9 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 		ld_fail(ld, ctx, NULL, "%s syscall %d listed twice", kf_abi_name(abi), nr);
 		goto out;
 	}
-	for (uint32_t i = 0; i < ld->fp->syscalls.cap; i++) {
-		struct fp_sysstat *t = ld->fp->syscalls.slots[i];
-
-		if (t && t->abi == abi && !strcmp(t->name, name)) {
-			ld_fail(ld, ctx, NULL, "%s syscall '%s' listed twice", kf_abi_name(abi), name);
-			goto out;
-		}
+	if (ld_names_find(&ld->names, abi, name)) {
+		ld_fail(ld, ctx, NULL, "%s syscall '%s' listed twice", kf_abi_name(abi), name);
+		goto out;
 	}
 	/* The numbers the tables know keep their names; a name only a newer kernel has is kept as given. */
 	row = kf_syscall_by_nr(abi, nr);
@@ -327,6 +323,7 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 		goto out;
 	}
 	s = fp_sctab_get(&ld->fp->syscalls, abi, nr, row ? row->name : fp__intern(ld->fp, name));
+	ld_names_add(&ld->names, s);
 	s->calls = calls;
 	s->errors = errors;
 	s->time_ns = time_ns;
@@ -713,6 +710,7 @@ static struct footprint *load(struct loader *ld)
 		fp_sysstat_reach_release(&ld->pending[i].reach);
 	}
 	free(ld->pending);
+	ld_names_release(&ld->names);
 	free(ld->msg);
 	free(ld->schema_msg);
 	jr_release(&ld->jr);

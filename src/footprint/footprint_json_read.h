@@ -29,6 +29,15 @@ struct pending {
 	struct fp_sysstat reach; /* its refinements (reach only) */
 };
 
+/* footprint_json_names.c: the workload-wide rows by (ABI, name), beside the table's own index by number. */
+struct ld_names {
+	const struct fp_sysstat **slots;
+	uint32_t cap, count;
+};
+const struct fp_sysstat *ld_names_find(const struct ld_names *n, enum kf_abi abi, const char *name);
+void ld_names_add(struct ld_names *n, const struct fp_sysstat *s);
+void ld_names_release(struct ld_names *n);
+
 struct loader {
 	const char *what;
 	struct footprint *fp;
@@ -40,6 +49,7 @@ struct loader {
 	size_t proc_source; /* 1 + the index of the first process with a "source" (merged footprints) */
 	struct pending *pending;
 	size_t npending, pending_cap;
+	struct ld_names names; /* syscalls[] so far */
 };
 
 /* A member-name table and its length, for ld_next_member(). */

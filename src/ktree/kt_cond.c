@@ -70,10 +70,14 @@ void kt_cond_single(struct kt_cond *c, enum kt_cond_kind kind, const char *sym, 
 	c->holds = true;
 }
 
-/* Collects the CONFIG_* and __ARCH_WANT_* identifiers of an expression (Makefile or cpp). */
+/*
+ * Collects the CONFIG_* and __ARCH_WANT_* identifiers of an expression (Makefile or cpp), each once: a map of
+ * those seen, since a hostile line of 20,000 of them made a scan of the list quadratic (a minute).
+ */
 static void collect_symbols(struct kt_cond *c, const char *expr)
 {
 	struct kt_strv sv = {0};
+	struct kt_map seen = {0};
 
 	for (const char *p = expr; *p;) {
 		if (!kt_ident_start((unsigned char)*p)) {
@@ -84,12 +88,17 @@ static void collect_symbols(struct kt_cond *c, const char *expr)
 		while (kt_ident_char((unsigned char)*p))
 			p++;
 		char *id = xstrndup(b, (size_t)(p - b));
-		if (strncmp(id, "CONFIG_", 7) == 0 && id[7] && !kt_strv_has(&sv, id + 7))
-			kt_strv_push(&sv, id + 7);
-		else if (strncmp(id, "__ARCH_WANT_", 12) == 0 && !kt_strv_has(&sv, id))
-			kt_strv_push(&sv, id);
+		const char *sym = strncmp(id, "CONFIG_", 7) == 0 && id[7] ? id + 7
+				  : strncmp(id, "__ARCH_WANT_", 12) == 0  ? id
+									  : NULL;
+
+		if (sym && !kt_map_get(&seen, sym)) {
+			kt_map_put(&seen, sym, (void *)1);
+			kt_strv_push(&sv, sym);
+		}
 		free(id);
 	}
+	kt_map_release(&seen, NULL);
 	c->symbols = sv.v;
 	c->nsymbols = sv.n;
 }

@@ -77,13 +77,15 @@ static void collect_options(const struct footprint *fp, struct diff_list *out)
 /* A process that forked without an exec runs its parent's program: counted under the nearest exe. */
 static void collect_processes(const struct footprint *fp, struct diff_list *out)
 {
+	/* [i]: the index + 1 of the nearest process with an exe from procs[i] up; parents come first: one pass */
+	size_t *parents = fp__parents(fp), *holder = xcalloc(fp->nprocs + 1, sizeof(*holder));
+
+	for (size_t i = 0; i < fp->nprocs; i++)
+		holder[i] = fp->procs[i]->exe ? i + 1 : parents[i] ? holder[parents[i] - 1] : 0;
 	for (size_t i = 0; i < fp->nprocs; i++) {
-		const struct fp_proc *p = fp->procs[i];
+		const struct fp_proc *p = holder[i] ? fp->procs[holder[i] - 1] : NULL;
 		struct strbuf sb;
 
-		/* bounded: a loaded footprint's ppids may form a cycle */
-		for (size_t hops = 0; p && !p->exe && hops < fp->nprocs; hops++)
-			p = fp__parent(fp, p);
 		strbuf_init(&sb);
 		if (p && p->exe) {
 			rpt_add_display(&sb, p->exe);
@@ -95,6 +97,8 @@ static void collect_processes(const struct footprint *fp, struct diff_list *out)
 		diff_list_add(out, sb.buf, NULL, 1);
 		strbuf_release(&sb);
 	}
+	free(holder);
+	free(parents);
 }
 
 static const struct diff_kind kind_syscall = {"syscall", "syscalls", "calls", true, true, collect_syscalls};

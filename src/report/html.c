@@ -217,16 +217,11 @@ static void syscall_table(struct strbuf *sb, const struct footprint *fp)
  */
 static size_t *tree_order(const struct footprint *fp, size_t *depth)
 {
-	size_t n = fp->nprocs, *parent = xcalloc(n + 1, sizeof(size_t)), *first = xcalloc(n + 1, sizeof(size_t));
+	size_t n = fp->nprocs, *parent = fp__parents(fp), *first = xcalloc(n + 1, sizeof(size_t));
 	size_t *next = xcalloc(n + 1, sizeof(size_t)), *last = xcalloc(n + 1, sizeof(size_t));
 	size_t *order = xcalloc(n + 1, sizeof(size_t)), *stack = xcalloc(n + 1, sizeof(size_t)), no = 0, sp = 0;
 
 	for (size_t i = 0; i < n; i++) { /* indexes + 1; 0: none */
-		const struct fp_proc *p = fp->procs[i];
-
-		for (size_t j = 0; j < i; j++)
-			if (fp->procs[j]->pid == p->ppid && fp->procs[j]->start_s <= p->start_s)
-				parent[i] = j + 1;
 		if (!parent[i])
 			continue;
 		if (last[parent[i] - 1])

@@ -45,8 +45,6 @@ static void child_exec(const struct trace_opts *opts, const char *path, void (*s
 	char c;
 	ssize_t n;
 
-	/* kfootprint ignores SIGPIPE for itself; the workload gets the default back, as it would untraced. */
-	signal(SIGPIPE, SIG_DFL);
 	/* Credentials first: changing them clears a parent-death signal. */
 	if (opts->user && trace_drop_privileges(opts->user) < 0)
 		_exit(127);
@@ -64,6 +62,8 @@ static void child_exec(const struct trace_opts *opts, const char *path, void (*s
 	if (n != 1) /* the tracer is gone or gave up: never run untraced */
 		_exit(127);
 	close(go_fd);
+	/* kfootprint's handlers, its ignored SIGPIPE, whatever a backend changed: back to what the user gave */
+	trace_inherit_restore(opts->inherit);
 	execve(path, opts->argv, environ);
 	perror_msg("'%s'", opts->argv[0]);
 	_exit(errno == ENOENT ? 127 : 126);

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "footprint/filter.h"
@@ -17,9 +18,31 @@ struct contain;
  * Backends live behind this one interface; record.c picks one.
  */
 
+/*
+ * What a started command inherits from kfootprint's own start, so that it runs as it would without kfootprint
+ * (inherit.c): the ignored signals (nohup, `trap '' INT`), the signal mask, the umask and the resource limits.
+ * Its process group, session and controlling terminal are kfootprint's, untouched: it is in the foreground
+ * when kfootprint is.
+ */
+struct trace_inherit {
+	bool captured;
+	sigset_t ignored;
+	sigset_t mask;
+	mode_t umask;
+	struct rlimit rlim[RLIM_NLIMITS];
+	bool rlim_ok[RLIM_NLIMITS];
+};
+/* At the start of a command, before kfootprint changes any of it. */
+void trace_inherit_capture(struct trace_inherit *in);
+/* Whether sig was ignored when captured (kfootprint then leaves it ignored for itself too); false on NULL. */
+bool trace_inherit_ignored(const struct trace_inherit *in, int sig);
+/* In the started child before its execve: all of it back as captured (a warning on what cannot be); NULL: none. */
+void trace_inherit_restore(const struct trace_inherit *in);
+
 struct trace_opts {
-	char **argv; /* command to start, or NULL when attaching */
-	pid_t *pids; /* -p: processes to attach to */
+	const struct trace_inherit *inherit; /* what a started command gets back (NULL: kfootprint's as they are) */
+	char **argv;			     /* command to start, or NULL when attaching */
+	pid_t *pids;			     /* -p: processes to attach to */
 	size_t npids;
 	double duration;	  /* -d: seconds of observation, 0 = until the workload ends */
 	bool keep_running;	  /* on -d expiry of a started command: detach instead of stopping it */
@@ -128,11 +151,11 @@ char *trace_find_command(const char *name);
 
 /*
  * Starts opts->argv held before its execve, so a backend can set itself up on the pid first and lose nothing
- * of the command. In the child: SIGPIPE back to default, the -u user taken on, a parent-death SIGKILL when no
+ * of the command. In the child: the -u user taken on, a parent-death SIGKILL when no
  * guardian contains it (trace/contain.h), then setup(ctx) (say, a CPU to run on), then a wait for
- * trace_release_command(); should the backend go away or close *go_fd instead, the child exits 127 without
- * running the command. The held child is put into opts->contain. Returns the pid and sets *go_fd, or -1 after
- * reporting (a missing command, an unknown user: nothing was started).
+ * trace_release_command(), then opts->inherit restored; should the backend go away or close *go_fd instead, the child
+ * exits 127 without running the command. The held child is put into opts->contain. Returns the pid and sets *go_fd, or
+ * -1 after reporting (a missing command, an unknown user: nothing was started).
  */
 pid_t trace_start_command(const struct trace_opts *opts, void (*setup)(const void *ctx), const void *ctx, int *go_fd);
 /* Lets the held command exec, and closes go_fd. 0, or -1 after reporting. */

@@ -33,7 +33,8 @@ __attribute__((format(printf, 3, 4))) static int report(const struct atomic_file
 	if (af->flags & AF_QUIET)
 		debug("%s%s%s", msg, err ? ": " : "", err ? strerror(err) : "");
 	else
-		error("%s%s%s", msg, err ? ": " : "", err ? strerror(err) : "");
+		error("%s%s%s%s%s", af->context ? af->context : "", af->context ? ": " : "", msg, err ? ": " : "",
+		      err ? strerror(err) : "");
 	errno = err ? err : EPERM;
 	return -1;
 }
@@ -562,4 +563,83 @@ unsigned atomic_file_flags_like(const char *input)
 	if (!input || !strcmp(input, "-") || stat(input, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	return st.st_mode & S_IROTH ? 0 : AF_PRIVATE;
+}
+
+/* What names one file: its device and inode when it exists, else its path with the directory resolved. */
+struct file_id {
+	bool known; /* false: "-" as an output, or not a regular file (a terminal, /dev/null, a pipe) */
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	char *resolved;
+};
+
+static void identify(const char *path, bool input, struct file_id *id)
+{
+	struct stat st;
+	int rc;
+
+	memset(id, 0, sizeof(*id));
+	if (!path || (!input && !strcmp(path, "-")))
+		return;
+	/* standard input may be a file of its own: `report -o X - <X` */
+	rc = !strcmp(path, "-") ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+	if (rc == 0) {
+		if (!S_ISREG(st.st_mode))
+			return;
+		id->known = id->exists = true;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	if (errno != ENOENT || !*path || input)
+		return; /* an input that cannot be read, or a path that cannot be: atomic_file_open() says why */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup(".");
+	char *real = realpath(dir, NULL);
+
+	if (real) {
+		id->known = true;
+		id->resolved = xasprintf("%s/%s", real, slash ? slash + 1 : path);
+	}
+	free(real);
+	free(dir);
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b)
+{
+	if (!a->known || !b->known || a->exists != b->exists)
+		return false;
+	if (a->exists)
+		return a->dev == b->dev && a->ino == b->ino;
+	return !strcmp(a->resolved, b->resolved);
+}
+
+int atomic_file_distinct(const char *const *inputs, size_t nin, const char *const *outputs, size_t nout)
+{
+	struct file_id *in = xcalloc(nin + 1, sizeof(*in)), *out = xcalloc(nout + 1, sizeof(*out));
+	int ret = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		identify(inputs[i], true, &in[i]);
+	for (size_t o = 0; o < nout && !ret; o++) {
+		identify(outputs[o], false, &out[o]);
+		for (size_t i = 0; i < nin && !ret; i++)
+			if (same_file(&out[o], &in[i]))
+				ret = error(
+				    "'%s': the same file as the input '%s': refused, an output never replaces an input",
+				    outputs[o], strcmp(inputs[i], "-") ? inputs[i] : "standard input");
+		for (size_t p = 0; p < o && !ret; p++)
+			if (same_file(&out[o], &out[p]))
+				ret = error(
+				    "'%s': the same file as the output '%s': refused, one would replace the other",
+				    outputs[o], outputs[p]);
+	}
+	for (size_t i = 0; i < nin; i++)
+		free(in[i].resolved);
+	for (size_t o = 0; o < nout; o++)
+		free(out[o].resolved);
+	free(in);
+	free(out);
+	return ret;
 }

@@ -2,6 +2,7 @@
 #ifndef KF_UTIL_ATOMIC_FILE_H
 #define KF_UTIL_ATOMIC_FILE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -31,10 +32,11 @@ struct atomic_file {
 	FILE *f;
 	char *path; /* as given, for messages */
 	unsigned flags;
-	int dirfd;  /* the target's directory (O_PATH); -1 when written in place */
-	char *dir;  /* that directory's path, for messages */
-	char *name; /* the target's name in dirfd */
-	char *tmp;  /* the new file's temporary name in dirfd; NULL while it is unnamed (O_TMPFILE) */
+	int dirfd;	     /* the target's directory (O_PATH); -1 when written in place */
+	char *dir;	     /* that directory's path, for messages */
+	char *name;	     /* the target's name in dirfd */
+	char *tmp;	     /* the new file's temporary name in dirfd; NULL while it is unnamed (O_TMPFILE) */
+	const char *context; /* said first in each message of a failure, or NULL (not owned) */
 };
 
 /* 0, or -1 after reporting "kfootprint: 'path': why" (af is then empty). */
@@ -52,6 +54,15 @@ int atomic_file_finish(struct atomic_file *af, int (*write)(FILE *out, const voi
  */
 int atomic_file_write(const char *path, unsigned flags, FILE *dflt, int (*write)(FILE *out, const void *ctx),
 		      const void *ctx);
+
+/*
+ * The rule of every command: no output replaces an input, nor another output. Each output must be a file other
+ * than every input and every other output: not the same device and inode (through links, /dev/stdin, "-" as
+ * an input when standard input is a file), nor, for a file not there yet, the same path once its directory is
+ * resolved. "-" as an output, NULL entries and what is not a regular file (a terminal, /dev/null, a pipe) are
+ * no file of this rule. Called before any work. 0, or -1 after one line naming both.
+ */
+int atomic_file_distinct(const char *const *inputs, size_t nin, const char *const *outputs, size_t nout);
 
 /*
  * AF_PRIVATE when input names a file that other users cannot read: what is rendered from it should not be

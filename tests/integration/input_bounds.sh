@@ -101,18 +101,21 @@ num "a negative end" "processes[0].end_s: a negative time" "$(pr '"end_s": -0.25
 num "per-process calls past int64" "processes[0].syscalls.read.calls: 9223372036854775808 is out of range" \
 	"$(pr '"syscalls": {"read": {"calls": 9223372036854775808}}')"
 num "per-process aliases adding up past int64" \
-	"processes[0].syscalls: 'x86_64:read' counted twice, past the range of a count" \
+	"processes[0].syscalls.x86_64:read.calls: the footprint's counts add up past 2^63-1" \
 	"$(pr '"syscalls": {"read": {"calls": 9223372036854775807}, "x86_64:read": {"calls": 1}}')"
 num "lost events past int64" "lost_events: 9223372036854775808 is out of range" \
 	'{"schema": "kfootprint/1", "lost_events": 9223372036854775808}'
 num "a pid past int" "processes[0].pid: 4294967297 is out of range" \
 	'{"schema": "kfootprint/1", "processes": [{"pid": 4294967297}]}'
 num "a member given twice" "syscalls[0].calls: given twice" "$(sc '"calls": 3, "calls": 4')"
-# the largest of each still loads and comes back unchanged
-printf '%s' "$(sc '"calls": 9223372036854775807, "errors": 9223372036854775807, "time_s": 18446744073.709551615')" \
-	>"$T/max.json"
+# the largest of each still loads and comes back unchanged (all counts, all times, add up to at most 2^63-1)
+num "counts adding up past int64" "syscalls[0].errors: the footprint's counts add up past 2^63-1" \
+	"$(sc '"calls": 9223372036854775807, "errors": 1')"
+num "times adding up past 2^63-1 ns" "processes[0].syscalls.write.time_s: the footprint's times add up past 2^63-1 ns" \
+	"$(pr '"syscalls": {"read": {"calls": 1, "time_s": 9223372036.854775807}, "write": {"calls": 1, "time_s": 0.000000001}}')"
+printf '%s' "$(sc '"calls": 9223372036854775807, "errors": 0, "time_s": 9223372036.854775807')" >"$T/max.json"
 "$KF" report -F json "$T/max.json" >"$T/max.out" 2>&1
-eq "numbers: the largest count and time load back exactly" "9223372036854775807 18446744073.709551615" \
+eq "numbers: the largest count and time load back exactly" "9223372036854775807 9223372036.854775807" \
 	"$(grep -o '"calls": [0-9]*, "errors": [0-9]*' "$T/max.out" | sed 's/"calls": //; s/, "errors".*//') $(grep -o '"time_s": [0-9.]*' "$T/max.out" | sed 's/"time_s": //')"
 
 # --- a large footprint: memory proportional to what it holds, the same result -------------------------------------

@@ -1,6 +1,9 @@
 # A short, bounded libFuzzer run over the kernel tree index readers (tests/fuzz/fuzz_kbuild.c, fuzz_kconfig.c,
 # fuzz_maintainers.c): 20000 inputs each from the seeds in tests/fuzz/ktree-seeds/NAME; any input must parse without a
-# crash, a leak or a hang, under ASan and UBSan. Skips, saying why, when clang cannot build them.
+# crash, a leak or a hang, under ASan and UBSan. Then the shapes of tests/fuzz/gen_shapes.py (deep nesting, wide
+# tables, numbers past 2^64) at N and 4N: each runs clean, its CPU time and peak RSS at most 8 times more for 4
+# times the input (tests/fuzz/shape_cost.py), and a bounded fuzzing run mutates them (1000 inputs of up to
+# 64 KiB, 60 s and 2 GiB at most). Skips, saying why, when clang cannot build them.
 # kf-test: first: among the longest
 . "$(dirname "$0")/../lib.sh"
 if ! command -v clang >/dev/null 2>&1; then
@@ -22,5 +25,19 @@ for h in kbuild kconfig maintainers; do
 		not_ok "fuzz: the $h reader failed on an input (kept in $KF_BUILD/fuzz/)"
 		cp "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$KF_TOP/$KF_BUILD/fuzz/" 2>/dev/null
 		grep -v '^#[0-9]' "$T/$h.log" | tail -n 30 | sed 's/^/#   /'
+	fi
+done
+python3 "$KF_TOP/tests/fuzz/gen_shapes.py" "$T/small" 2500
+python3 "$KF_TOP/tests/fuzz/gen_shapes.py" "$T/large" 10000
+python3 "$KF_TOP/tests/fuzz/gen_shapes.py" "$T/seeds" 300
+for h in kbuild kconfig maintainers; do
+	python3 "$KF_TOP/tests/fuzz/shape_cost.py" "fuzz: $h shapes" "$KF_TOP/$KF_BUILD/fuzz/fuzz_$h" "$T/small/$h" "$T/large/$h"
+	if "$KF_TOP/$KF_BUILD/fuzz/fuzz_$h" -runs=1000 -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+		-max_total_time=60 -close_fd_mask=2 -artifact_prefix="$T/" "$T/seeds/$h" >"$T/$h-shapes.log" 2>&1; then
+		ok "fuzz: $h shapes mutated, no crash, leak or hang ($(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$T/$h-shapes.log"))"
+	else
+		not_ok "fuzz: the $h reader failed on a mutated shape (kept in $KF_BUILD/fuzz/)"
+		cp "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$T"/oom-* "$KF_TOP/$KF_BUILD/fuzz/" 2>/dev/null
+		grep -v '^#[0-9]' "$T/$h-shapes.log" | tail -n 30 | sed 's/^/#   /'
 	fi
 done

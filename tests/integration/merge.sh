@@ -146,7 +146,8 @@ jedit "$T/all.json" "$T/dig.json" "d['sources'][0]['digest'] = 'abc'"
 bad "a malformed digest" "expected 64 lower-case hex digits" "$T/dig.json"
 cp "$T/ap.json" "$T/out-in.json"
 "$KFA" merge -o "$T/out-in.json" "$S" "$T/out-in.json" 2>"$T/err"
-eq "the output is also an input: refused, one line" "1 kfootprint: '$T/out-in.json': the output is also an input" \
+eq "the output is also an input: refused, one line" \
+	"1 kfootprint: '$T/out-in.json': the same file as the input '$T/out-in.json': refused, an output never replaces an input" \
 	"$? $(cat "$T/err")"
 check "the output is also an input: the file is untouched" cmp "$T/ap.json" "$T/out-in.json"
 ln "$T/out-in.json" "$T/hardlink.json"

@@ -151,8 +151,10 @@ static void test_tree_deep_chain_and_names(void **state)
 	assert_non_null(strstr(out, "1000003  t\\x01x "));
 	line = strstr(out, "1004999");
 	assert_non_null(line);
-	assert_memory_equal(line - 3, "   1004999  c", 13); /* depth 4999: 1 + 9998 spaces */
-	assert_int_equal(strspn(line - 9999, " "), 9999);
+	/* depth 4999: indented as depth 40 (1 + 80 spaces), then the depth said */
+	assert_memory_equal(line - 13, "[depth 4999] 1004999  c", 23);
+	assert_int_equal(strspn(line - 13 - 81, " "), 81);
+	assert_int_equal(line[-13 - 82], '\n');
 	free(out);
 	fp__free(fp);
 }
