@@ -36,7 +36,7 @@
 
 /*
  * -v: each step of the hand-off on the kernel's clock (CLOCK_BOOTTIME, as /proc/uptime and printk's times
- * count), so that a boot's log says where the time before init went (make bench-boot, README).
+ * count), so that a boot's log says where the time before init went (make bench-boot, docs/benchmarks.md).
  */
 __attribute__((format(printf, 1, 2))) static void mark(const char *fmt, ...)
 {
@@ -100,22 +100,27 @@ static int exec_init(const struct boot_opts *o)
 }
 
 /* --- the recorder ----------------------------------------------------------------------------------- */
+/* Set by the signal handlers and by the watcher: the backends' stop flag (trace_opts.stop). */
 static volatile sig_atomic_t stop_signal;
-static int ready_fd = -1;
-static const struct boot_opts *until; /* the end condition: o->until_file or o->until_target */
-static pthread_t watcher;
-static bool watching;
-static volatile sig_atomic_t watch_quit; /* the recording ended otherwise: the watcher ends */
-/* why the recording ended, when an end condition ended it: the footprint's incomplete_why */
-static char end_why[600];
-static bool init_ran_first; /* init was exec'd before the recorder held PID 1 */
-/* "/proc/1/root" once the recorder has a mount namespace of its own: init's paths are reached through it */
-static const char *init_root = "";
+
+/* The recorder's state, from its fork to the footprint written. */
+struct boot_rec {
+	const struct boot_opts *o; /* the end condition: o->until_file or o->until_target */
+	int ready_fd;		   /* PID 1 waits on its other end; -1 once init is released */
+	pthread_t watcher;
+	bool watching;
+	volatile sig_atomic_t watch_quit; /* the recording ended otherwise: the watcher ends */
+	/* why the recording ended, when an end condition ended it: the footprint's incomplete_why */
+	char end_why[600];
+	bool init_ran_first; /* init was exec'd before the recorder held PID 1 */
+	/* "/proc/1/root" once the recorder has a mount namespace of its own: init's paths are reached through it */
+	const char *init_root;
+};
 
 /* path as init sees it (a relative one from /, the directory the kernel starts init in) */
-static void in_init(char *buf, size_t len, const char *path)
+static void in_init(const struct boot_rec *r, char *buf, size_t len, const char *path)
 {
-	snprintf(buf, len, "%s%s%s", init_root, *init_root && *path != '/' ? "/" : "", path);
+	snprintf(buf, len, "%s%s%s", r->init_root, *r->init_root && *path != '/' ? "/" : "", path);
 }
 
 static void on_stop(int sig)
@@ -130,24 +135,25 @@ static void on_stop(int sig)
  */
 static void *watch_until(void *arg)
 {
+	struct boot_rec *r = arg;
+	const struct boot_opts *until = r->o;
 	struct sdbus_watch w;
 	char file[PATH_MAX], bus[PATH_MAX];
 
-	(void)arg;
 	if (until->until_file)
-		in_init(file, sizeof(file), until->until_file);
+		in_init(r, file, sizeof(file), until->until_file);
 	/* systemd's socket as init sees it: /run is mounted later, maybe where the recorder's mounts do not see */
-	in_init(bus, sizeof(bus), "/run/systemd/private");
+	in_init(r, bus, sizeof(bus), "/run/systemd/private");
 	if (until->until_target)
 		sdbus_watch_init(&w, until->until_target, bus);
-	while (!stop_signal && !watch_quit) {
+	while (!stop_signal && !r->watch_quit) {
 		bool target = until->until_target && sdbus_watch_poll(&w, 250) > 0;
 
 		if (target || (until->until_file && !access(file, F_OK))) {
 			if (target)
-				snprintf(end_why, sizeof(end_why), "target %s reached", until->until_target);
+				snprintf(r->end_why, sizeof(r->end_why), "target %s reached", until->until_target);
 			else
-				snprintf(end_why, sizeof(end_why), "file %s appeared", until->until_file);
+				snprintf(r->end_why, sizeof(r->end_why), "file %s appeared", until->until_file);
 			stop_signal = SIGTERM;
 			break;
 		}
@@ -171,19 +177,22 @@ static bool pid1_is_us(void)
 	       self.st_ino == pid1.st_ino;
 }
 
-static void attached(pid_t tgid)
+/* trace_opts.on_attached: the recorder holds PID 1 (tgid), or gave up (0): init is released */
+static void attached(void *ctx, pid_t tgid)
 {
-	if (ready_fd >= 0) {
+	struct boot_rec *r = ctx;
+
+	if (r->ready_fd >= 0) {
 		/*
 		 * Attached before this look: PID 1 still kfootprint here means init's first call comes later.
 		 * Otherwise PID 1 stopped waiting (ready_timeout) and init's first calls were missed.
 		 */
 		if (tgid && !pid1_is_us())
-			init_ran_first = true;
+			r->init_ran_first = true;
 		mark(tgid ? "recorder attached, init released" : "recorder gave up, init released");
-		(void)!write(ready_fd, "1", 1);
-		close(ready_fd);
-		ready_fd = -1;
+		(void)!write(r->ready_fd, "1", 1);
+		close(r->ready_fd);
+		r->ready_fd = -1;
 	}
 }
 
@@ -264,11 +273,12 @@ static int try_write_in_init_ns(const struct footprint *fp, const char *path)
  * The footprint stays in memory until it can be written: a read-only root is remounted read-write later in a
  * boot, /var/log may be a file system mounted later. Tried every second for write_timeout seconds.
  */
-static int write_when_possible(const struct boot_opts *o, const struct footprint *fp, const char *path)
+static int write_when_possible(const struct boot_rec *r, const struct footprint *fp, const char *path)
 {
+	const struct boot_opts *o = r->o;
 	double waited = 0;
 
-	while ((*init_root ? try_write_in_init_ns(fp, path) : try_write(fp, path)) < 0) {
+	while ((*r->init_root ? try_write_in_init_ns(fp, path) : try_write(fp, path)) < 0) {
 		if (waited >= o->write_timeout)
 			return error("boot: '%s': not writable within %.0f s: the footprint is lost", path, waited);
 		sleep(1);
@@ -290,10 +300,16 @@ static const struct backend *backend_named(const char *name, char *why, size_t l
 	return b->be;
 }
 
-static int record(const struct boot_opts *o)
+static int record(struct boot_rec *r)
 {
+	const struct boot_opts *o = r->o;
 	pid_t pid1 = 1;
-	struct trace_opts t = {.pids = &pid1, .npids = 1, .duration = o->duration, .stop = &stop_signal};
+	struct trace_opts t = {.pids = &pid1,
+			       .npids = 1,
+			       .duration = o->duration,
+			       .stop = &stop_signal,
+			       .on_attached = attached,
+			       .on_attached_ctx = r};
 	struct footprint *fp = NULL;
 	char why[256] = "";
 	const char *names[2] = {o->backend && strcmp(o->backend, "auto") ? o->backend : "bpf", NULL};
@@ -302,7 +318,7 @@ static int record(const struct boot_opts *o)
 
 	if (!o->backend || !strcmp(o->backend, "auto"))
 		names[1] = "ptrace";
-	for (size_t i = 0; i < 2 && names[i] && rc < 0 && ready_fd >= 0; i++) {
+	for (size_t i = 0; i < 2 && names[i] && rc < 0 && r->ready_fd >= 0; i++) {
 		const struct backend *be = backend_named(names[i], why, sizeof(why));
 
 		if (!be) {
@@ -321,7 +337,7 @@ static int record(const struct boot_opts *o)
 		rc = be->run(&t, fp);
 	}
 	/* the recorder could not attach: init runs anyway, now */
-	attached(0);
+	attached(r, 0);
 	if (rc < 0) {
 		fp__free(fp);
 		free(path);
@@ -330,21 +346,21 @@ static int record(const struct boot_opts *o)
 	fp__finish(fp);
 	stopped = stop_signal;
 	/* joined before end_why is read: the watcher wrote it before it raised the stop */
-	watch_quit = 1;
-	if (watching)
-		pthread_join(watcher, NULL);
-	if (stopped && end_why[0]) {
+	r->watch_quit = 1;
+	if (r->watching)
+		pthread_join(r->watcher, NULL);
+	if (stopped && r->end_why[0]) {
 		/* the backend says "interrupted" of any stop: the end condition's own words replace that */
 		if (fp->incomplete_why && !strcmp(fp->incomplete_why, "interrupted")) {
 			free(fp->incomplete_why);
 			fp->incomplete_why = NULL;
 		}
-		fp__set_incomplete(fp, end_why);
-		fprintf(stderr, "kfootprint: boot: recording ended: %s\n", end_why);
+		fp__set_incomplete(fp, r->end_why);
+		fprintf(stderr, "kfootprint: boot: recording ended: %s\n", r->end_why);
 	} else if (stopped) {
 		fp__set_incomplete(fp, "stopped");
 	}
-	if (init_ran_first) {
+	if (r->init_ran_first) {
 		/* first among the reasons: an end condition's is always there */
 		char *was = fp->incomplete_why;
 
@@ -354,7 +370,7 @@ static int record(const struct boot_opts *o)
 		fp->complete = false;
 		free(was);
 	}
-	rc = write_when_possible(o, fp, path);
+	rc = write_when_possible(r, fp, path);
 	fp__free(fp);
 	free(path);
 	return rc;
@@ -366,7 +382,7 @@ static int record(const struct boot_opts *o)
  * a mount namespace of its own, so init still finds the mounts as the kernel left them, and reaches init's
  * later mounts (the end file's, the footprint's directory) through /proc/1/root.
  */
-static void own_proc_sys(void)
+static void own_proc_sys(struct boot_rec *r)
 {
 	bool proc = !access("/proc/self/stat", F_OK), sys = !access("/sys/kernel", F_OK);
 
@@ -380,18 +396,18 @@ static void own_proc_sys(void)
 		warning("boot: cannot mount /proc for the recorder: %s", strerror(errno));
 	if (!sys && mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		warning("boot: cannot mount /sys for the recorder: %s", strerror(errno));
-	init_root = "/proc/1/root";
+	r->init_root = "/proc/1/root";
 	mark("recorder mounted its own%s%s", proc ? "" : " /proc", sys ? "" : " /sys");
 }
 
 static void recorder(const struct boot_opts *o, int fd)
 {
 	struct sigaction sa = {.sa_handler = on_stop};
+	struct boot_rec r = {.o = o, .ready_fd = fd, .init_root = ""};
 
-	ready_fd = fd;
 	mark("recorder forked");
 	/* first: a mount namespace is unshared by a process whose threads do not share its file system state */
-	own_proc_sys();
+	own_proc_sys(&r);
 	prctl(PR_SET_NAME, RECORDER_COMM);
 	/* a session of its own: init's is not ours to share, nor its terminal signals */
 	setsid();
@@ -401,14 +417,12 @@ static void recorder(const struct boot_opts *o, int fd)
 	/* PID 1 may have stopped waiting: the ready byte then meets a closed pipe, which is not fatal */
 	signal(SIGPIPE, SIG_IGN);
 	if (o->until_file || o->until_target) {
-		until = o;
-		watching = !pthread_create(&watcher, NULL, watch_until, NULL);
-		if (!watching)
+		r.watching = !pthread_create(&r.watcher, NULL, watch_until, &r);
+		if (!r.watching)
 			warning("boot: cannot watch for '%s': recording ends otherwise",
 				o->until_target ? o->until_target : o->until_file);
 	}
-	trace_attached_hook = attached;
-	_exit(record(o) < 0 ? 1 : 0);
+	_exit(record(&r) < 0 ? 1 : 0);
 }
 
 int boot_run(const struct boot_opts *o)

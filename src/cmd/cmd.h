@@ -12,8 +12,9 @@
  * command's --help from its row.
  *
  * Adding one: src/cmd/<name>.c defining `const struct kf_command kf_cmd_<name>`, its declaration below, a row
- * in kf_commands[] (cmd.c), tests, README.md, and the man page (`make man` writes its option list; the unit
- * test test_options checks it). A command's fn returns the process exit status; its usage errors exit 1.
+ * in kf_commands[] (cmd.c), tests, its section with an option table in docs/commands.md, and the man page
+ * (`make man` writes its option list; the unit test test_options checks both). A command's fn returns the
+ * process exit status; its usage errors exit 1.
  */
 struct kf_command {
 	const char *name;

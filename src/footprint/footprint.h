@@ -47,9 +47,9 @@ struct fp_kref {
 };
 
 /*
- * What the annotate stage says about one item of a footprint, the same for every kind of item: a syscall
- * today; fd kinds, socket families, filesystems, ioctl commands, namespaces and kernel functions as they
- * arrive, each embedding one. The model stores and writes these; it never computes them.
+ * What the annotate stage says about one item of a footprint, the same for every kind of item: a syscall, what
+ * its calls reached (fd kinds, socket families, filesystems, ioctl commands, namespaces) and a kernel function
+ * each embed one. The model stores and writes these; it never computes them.
  */
 struct fp_annot {
 	const char *klass;	      /* coarse subsystem class, "Filesystem"; interned; NULL until annotated */

@@ -13,8 +13,8 @@
  * footprint with kernel knowledge and attaches the result to the footprint itself (the struct fp_annot of each
  * item, and a struct fp_attachment owning what they point at), where the renderers and the JSON writer find
  * it: a footprint annotated once is written once. Items are syscalls and what their calls reached (fd kinds,
- * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach); kernel functions, to come, will
- * attach the same way.
+ * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach) and kernel functions (struct
+ * fp_kfunc, annotate_kfuncs() below).
  */
 
 /*

@@ -62,8 +62,11 @@ static int run_tracepoint(const struct kfq_opts *o, struct footprint *fp, enum k
 
 int kfq_run(const struct kfq_opts *o, struct footprint *fp)
 {
-	enum kf_abi abi = !strcmp(o->arch, "aarch64") ? KF_ABI_AARCH64 : KF_ABI_X86_64;
+	enum kf_abi abi;
 
+	/* the guest's ABI is its architecture's native one, by the descriptor's name */
+	if (kf_abi_parse(o->arch, &abi) < 0)
+		return error("qemu: --arch '%s': no ABI of that name", o->arch);
 	if (kfq_check(o) < 0)
 		return -1;
 	if (o->method == KFQ_GDB)

@@ -8,16 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/syscalls.h"
 #include "qemu/qemu.h"
 #include "util/xalloc.h"
-
-/* exit and exit_group of the ABIs the guest may run: their first argument is the exit code */
-static bool is_exit_call(enum kf_abi abi, long nr)
-{
-	if (abi == KF_ABI_AARCH64)
-		return nr == 93 || nr == 94;
-	return nr == 60 || nr == 231;
-}
 
 struct kfq_task {
 	pid_t pid;
@@ -34,6 +27,8 @@ struct kfq_task {
 struct kfq_sink {
 	struct footprint *fp;
 	enum kf_abi abi;
+	/* exit and exit_group in the guest's ABI (its syscall table): their first argument is the exit code */
+	long exit_nr[2];
 	struct kfq_task *hash[KFQ_TASK_HASH];
 	uint64_t events, t_last;
 };
@@ -44,7 +39,17 @@ struct kfq_sink *kfq_sink_new(struct footprint *fp, enum kf_abi abi)
 
 	s->fp = fp;
 	s->abi = abi;
+	for (size_t i = 0; i < 2; i++) {
+		const struct kf_syscall *sc = kf_syscall_by_name(abi, i ? "exit_group" : "exit");
+
+		s->exit_nr[i] = sc ? sc->nr : -1;
+	}
 	return s;
+}
+
+static bool is_exit_call(const struct kfq_sink *s, long nr)
+{
+	return nr >= 0 && (nr == s->exit_nr[0] || nr == s->exit_nr[1]);
 }
 
 static struct kfq_task *task(struct kfq_sink *s, pid_t pid)
@@ -144,7 +149,7 @@ void kfq_sink_task_exit(struct kfq_sink *s, pid_t pid, uint64_t t_ns)
 	if (!p)
 		return;
 	if (t->open) {
-		if (is_exit_call(s->abi, t->nr))
+		if (is_exit_call(s, t->nr))
 			how = (struct fp_exit){FP_EXIT_CODE, (int)(t->arg0 & 0xff), false};
 		account(s, p, t, 0, false, t_ns);
 	}

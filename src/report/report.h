@@ -12,7 +12,7 @@
  *
  * Adding a format: one src/report/<name>.c with a `const struct renderer renderer_<name>`, its declaration
  * below and a row in renderers[] (report.c), the one registry: -F, --help, error messages and the tests take the
- * names from it. Then its expected output in tests/unit/test_report.c, and a line in README.md and the man page.
+ * names from it. Then its expected output in tests/unit/test_report.c, and a line in docs/output.md and the man page.
  */
 struct renderer {
 	const char *name;

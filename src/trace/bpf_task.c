@@ -202,7 +202,7 @@ int bpf_attach_pids(struct bpf_session *s)
 		trace_read_proc(p);
 		bpf_set_proc(s, proc, p);
 		s->nlive++;
-		trace_say_attached(o->pids[i]);
+		trace_say_attached(o, o->pids[i]);
 	}
 	return 0;
 }

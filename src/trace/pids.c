@@ -159,9 +159,7 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void (*trace_attached_hook)(pid_t tgid);
-
-void trace_say_attached(pid_t tgid)
+void trace_say_attached(const struct trace_opts *opts, pid_t tgid)
 {
 	struct trace_stat st;
 	char path[64];
@@ -193,6 +191,6 @@ void trace_say_attached(pid_t tgid)
 	if (all > 16)
 		fprintf(stderr, " ... (%zu in all)", all);
 	fputc('\n', stderr);
-	if (trace_attached_hook)
-		trace_attached_hook(tgid);
+	if (opts->on_attached)
+		opts->on_attached(opts->on_attached_ctx, tgid);
 }

@@ -533,7 +533,7 @@ static int attach_all(struct pt_state *st)
 			pt_group_remove(st, g);
 			return -1;
 		}
-		trace_say_attached((pid_t)tgid);
+		trace_say_attached(st->opts, (pid_t)tgid);
 	}
 	return 0;
 }

@@ -45,6 +45,12 @@ struct trace_opts {
 	 */
 	int (*on_command)(void *ctx, pid_t pid);
 	void *on_command_ctx;
+	/*
+	 * -p: called by trace_say_attached() once a process is held (kfootprint boot lets init run once its
+	 * recorder holds PID 1); NULL for none.
+	 */
+	void (*on_attached)(void *ctx, pid_t tgid);
+	void *on_attached_ctx;
 };
 
 struct backend {
@@ -65,7 +71,7 @@ extern const struct backend backend_bpf;
 /*
  * The one registry of backends (backends.c), in the order `-b auto` tries them: -b, --help, error messages and
  * the tests take the names from it. Adding a backend: src/trace/<name>*.c defining a const struct backend, its
- * declaration above, a row in the registry (what it sees, its help), tests, README.md and docs/.
+ * declaration above, a row in the registry (what it sees, its help), tests, docs/backends.md and docs/.
  */
 struct backend_entry {
 	const struct backend *be;
@@ -115,10 +121,11 @@ long trace_status_field(pid_t pid, const char *field);
  * place. 0, or -1 after reporting "-p N: why" in one line.
  */
 int trace_check_pids(pid_t *pids, size_t *npids);
-/* -p, both backends, once attached: "kfootprint: attached to 1234 (sleep), threads 1234 1235" on stderr. */
-void trace_say_attached(pid_t tgid);
-/* Called after each such line when set: kfootprint boot lets init run once its recorder holds PID 1. */
-extern void (*trace_attached_hook)(pid_t tgid);
+/*
+ * -p, both backends, once attached: "kfootprint: attached to 1234 (sleep), threads 1234 1235" on stderr, then
+ * opts->on_attached.
+ */
+void trace_say_attached(const struct trace_opts *opts, pid_t tgid);
 /* Reads comm, exe and argv of a live process from /proc into p (best effort). */
 void trace_read_proc(struct fp_proc *p);
 

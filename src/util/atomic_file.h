@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 /*
- * Every file kfootprint writes goes through here, under one rule (README.md, "Output files"), so that running
+ * Every file kfootprint writes goes through here, under one rule (docs/output.md, "Output files"), so that running
  * kfootprint as root never lets another user choose which file it replaces or writes into:
  * - "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are that descriptor of kfootprint;
  * - a symbolic link is followed only when root or kfootprint's user owns it, on the way to the target as well

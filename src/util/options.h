@@ -16,7 +16,7 @@
  * field's type at compile time (perf's check_vtype).
  *
  * Usage errors are one line, "kfootprint: unknown option '--bogus': see 'kfootprint CMD --help'", and exit
- * status 1 (strace's convention: every failure of kfootprint itself exits 1; README "Exit status").
+ * status 1 (strace's convention: every failure of kfootprint itself exits 1; docs/commands.md, "Exit status").
  */
 enum kf_opt_type {
 	KF_OPT_END,

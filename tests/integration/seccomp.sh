@@ -133,7 +133,7 @@ else
 	skip "asan: seccomp" "no ASan build given (KF_ASAN, as make check sets it)"
 fi
 
-# the output rule (README "Output files"): -o is checked before the input is read, and a profile of a footprint
+# the output rule (docs/output.md, "Output files"): -o is checked before the input is read, and a profile of a footprint
 # others cannot read is not readable by them either
 "$KF" seccomp -o "$T/no/dir/p.json" "$T/nonexistent.json" 2>"$T/err"
 check "-o checked before the input" grep -q "'$T/no/dir/p.json'" "$T/err"

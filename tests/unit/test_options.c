@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One option table per command gives the parsing, the --help lines and the man page's option list: this checks
- * that the three agree, for every command of kf_commands[]. `test_options --update-man FILE` rewrites the
- * generated blocks of the man page from the tables (`make man`).
+ * One option table per command gives the parsing, the --help lines and the man page's option list, and
+ * docs/commands.md documents each option in a table: this checks that the four agree, for every command of
+ * kf_commands[]. `test_options --update-man FILE` rewrites the generated blocks of the man page from the tables
+ * (`make man`).
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -21,6 +22,8 @@
 
 #define BEGIN ".\\\" BEGIN OPTIONS "
 #define END   ".\\\" END OPTIONS "
+/* the reference of every command, with its option tables */
+#define COMMANDS_DOC "docs/commands.md"
 
 static const char *top_path(const char *file)
 {
@@ -141,23 +144,23 @@ static void test_help_holds_the_tables(void **state)
 }
 
 /*
- * The first cells of the option tables in README's section of command c ("### kfootprint NAME", up to the next
- * heading of its level or above), one per line: "`-o, --output FILE`".
+ * The first cells of the option tables in docs/commands.md's section of command c ("## kfootprint NAME", up to
+ * the next heading of its level or above), one per line: "`-o, --output FILE`".
  */
-static char *readme_cells(const char *readme, const struct kf_command *c)
+static char *doc_cells(const char *doc, const struct kf_command *c)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char head[64];
 	const char *at, *end;
 
-	snprintf(head, sizeof(head), "\n### kfootprint %s\n", c->name);
-	at = strstr(readme, head);
+	snprintf(head, sizeof(head), "\n## kfootprint %s\n", c->name);
+	at = strstr(doc, head);
 	if (!at)
-		fail_msg("README.md has no section '### kfootprint %s'", c->name);
+		fail_msg("%s has no section '## kfootprint %s'", COMMANDS_DOC, c->name);
 	at += strlen(head);
 	end = at + strlen(at); /* the end of the file, unless a heading comes first */
 	for (const char *h = at; (h = strstr(h, "\n#")); h++) {
-		if (!strncmp(h, "\n## ", 4) || !strncmp(h, "\n### ", 5)) {
+		if (!strncmp(h, "\n# ", 3) || !strncmp(h, "\n## ", 4)) {
 			end = h;
 			break;
 		}
@@ -187,28 +190,28 @@ static bool cell_names(const char *cells, const char *dashed)
 	return false;
 }
 
-/* README's option tables list each command's options, every one of them and no other: the three agree. */
-static void test_readme_holds_the_tables(void **state)
+/* docs/commands.md's option tables list each command's options, every one of them and no other. */
+static void test_doc_holds_the_tables(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	if (strbuf_read_file(&sb, top_path("README.md")) < 0)
-		fail_msg("cannot read %s", top_path("README.md"));
+	if (strbuf_read_file(&sb, top_path(COMMANDS_DOC)) < 0)
+		fail_msg("cannot read %s", top_path(COMMANDS_DOC));
 	for (size_t i = 0; kf_commands[i]; i++) {
 		const struct kf_command *c = kf_commands[i];
-		char *cells = readme_cells(sb.buf, c), want[128];
+		char *cells = doc_cells(sb.buf, c), want[128];
 
 		for (const struct kf_option *o = c->options; o->type != KF_OPT_END; o++) {
 			if (o->type == KF_OPT_HELP)
 				continue;
 			snprintf(want, sizeof(want), "--%s", o->long_name);
 			if (!cell_names(cells, want))
-				fail_msg("README.md, kfootprint %s: no table row for %s", c->name, want);
+				fail_msg("%s, kfootprint %s: no table row for %s", COMMANDS_DOC, c->name, want);
 			snprintf(want, sizeof(want), "-%c, --%s", o->short_name, o->long_name);
 			if (o->short_name && !strstr(cells, want))
-				fail_msg("README.md, kfootprint %s: '%s' not written as '%s'", c->name, o->long_name,
-					 want);
+				fail_msg("%s, kfootprint %s: '%s' not written as '%s'", COMMANDS_DOC, c->name,
+					 o->long_name, want);
 		}
 		/* and no row names an option the command does not have */
 		for (const char *p = cells; (p = strstr(p, "--")); p += 2) {
@@ -219,7 +222,7 @@ static void test_readme_holds_the_tables(void **state)
 			       (!o->long_name || strlen(o->long_name) != n || strncmp(o->long_name, p + 2, n)))
 				o++;
 			if (o->type == KF_OPT_END)
-				fail_msg("README.md, kfootprint %s: a row names --%.*s, which it does not have",
+				fail_msg("%s, kfootprint %s: a row names --%.*s, which it does not have", COMMANDS_DOC,
 					 c->name, (int)n, p + 2);
 		}
 		free(cells);
@@ -341,7 +344,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_man_page_holds_the_tables), cmocka_unit_test(test_help_holds_the_tables),
-	    cmocka_unit_test(test_readme_holds_the_tables),   cmocka_unit_test(test_parser_takes_the_tables),
+	    cmocka_unit_test(test_doc_holds_the_tables),      cmocka_unit_test(test_parser_takes_the_tables),
 	    cmocka_unit_test(test_unknown_options),
 	};
 
