@@ -128,8 +128,8 @@ static int cmd_tailor(int argc, char **argv)
 	int ret = 1;
 	char *err = NULL, *cache = tl_cache_dir(), *src = NULL;
 	struct mapdb *db = NULL;
-	struct tl_ctx x = {.cache = cache, .jobs = (unsigned)jobs, .timeout_s = (unsigned)timeout,
-			   .cache_max = 20ull << 30};
+	struct tl_ctx x = {
+	    .cache = cache, .jobs = (unsigned)jobs, .timeout_s = (unsigned)timeout, .cache_max = 20ull << 30};
 	struct footprint *fp = fp__load(file);
 	if (!fp)
 		goto out;
@@ -144,11 +144,6 @@ static int cmd_tailor(int argc, char **argv)
 		error("tailor: '%s' was attached to, not started: give the command after --", file);
 		goto out;
 	}
-	if (mkdir(o.output, 0755) < 0 && errno != EEXIST) {
-		perror_msg("tailor: '%s'", o.output);
-		goto out;
-	}
-	x.workdir = o.output;
 	db = mapdb_builtin(KF_ABI_X86_64, &err);
 	if (!db) {
 		error("tailor: %s", err);
@@ -166,6 +161,11 @@ static int cmd_tailor(int argc, char **argv)
 	if (!src)
 		goto out;
 	x.src = src;
+	if (mkdir(o.output, 0755) < 0 && errno != EEXIST) {
+		perror_msg("tailor: '%s'", o.output);
+		goto out;
+	}
+	x.workdir = o.output;
 	x.idx = kt_index_build(src, KF_ABI_X86_64, NULL, 0, &err);
 	if (!x.idx) {
 		error("tailor: %s", err);

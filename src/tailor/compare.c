@@ -15,8 +15,8 @@
 
 static bool missing_code(int err)
 {
-	static const int errs[] = {ENOSYS,    EAFNOSUPPORT, EPROTONOSUPPORT, ESOCKTNOSUPPORT, ENODEV, ENXIO,
-				   EOPNOTSUPP, ENOTTY,	    EINVAL,	     ENOENT,	      ENOPKG};
+	static const int errs[] = {ENOSYS,     EAFNOSUPPORT, EPROTONOSUPPORT, ESOCKTNOSUPPORT, ENODEV, ENXIO,
+				   EOPNOTSUPP, ENOTTY,	     EINVAL,	      ENOENT,	       ENOPKG};
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
 		if (err == errs[i])
 			return true;
@@ -74,11 +74,12 @@ int tl_compare(const struct footprint *orig, struct footprint *retest, const str
 			if (!missing_code(err) || s->errnos[j].count <= errno_count(o, err))
 				continue;
 			XGROW(d->v, d->cap, d->n + 1);
-			d->v[d->n++] = (struct tl_diff){.syscall = xstrdup(s->name),
-							.abi = xstrdup(kf_abi_name(s->abi)),
-							.err = err,
-							.calls = (unsigned long long)(s->errnos[j].count - errno_count(o, err)),
-							.options = options_of(m, s)};
+			d->v[d->n++] =
+			    (struct tl_diff){.syscall = xstrdup(s->name),
+					     .abi = xstrdup(kf_abi_name(s->abi)),
+					     .err = err,
+					     .calls = (unsigned long long)(s->errnos[j].count - errno_count(o, err)),
+					     .options = options_of(m, s)};
 		}
 	}
 	return 0;

@@ -85,7 +85,8 @@ char *tl_fragment(const struct kt_closure *c, const struct tl_wants *w)
 		const struct tl_want *wt = want_of(w, k->option);
 		/* never a comment that starts "# CONFIG_": merge_config.sh would read it as "is not set" */
 		if (wt && k->how == KT_NEED_ROOT)
-			strbuf_addf(&sb, "\n# %s: %s%s\n", k->option, wt->why, wt->round ? " (a re-test found it)" : "");
+			strbuf_addf(&sb, "\n# %s: %s%s\n", k->option, wt->why,
+				    wt->round ? " (a re-test found it)" : "");
 		else
 			strbuf_addf(&sb, "\n# %s: %s %s\n", k->option, kt_need_how_name(k->how),
 				    k->because ? k->because : "");

@@ -36,10 +36,34 @@ int tl_retest_run(struct tl_retest *r)
 	char *s0 = xasprintf("file:%s", r->console), *s1 = xasprintf("file:%s", r->footprint);
 	char *s2 = xasprintf("file:%s", r->stdout_path), *t = xasprintf("%u", r->timeout_s ? r->timeout_s : 300);
 	char *m = xasprintf("%u", r->mem_mb ? r->mem_mb : 512);
-	char *argv[] = {"timeout", "--kill-after=5", t, "qemu-system-x86_64", "-nodefaults", "-no-user-config",
-			"-display", "none", "-no-reboot", "-accel", "tcg", "-cpu", "max", "-m", m, "-kernel",
-			(char *)r->bzimage, "-initrd", (char *)r->initrd, "-append",
-			"console=ttyS0 panic=-1 quiet", "-serial", s0, "-serial", s1, "-serial", s2, NULL};
+	char *argv[] = {"timeout",
+			"--kill-after=5",
+			t,
+			"qemu-system-x86_64",
+			"-nodefaults",
+			"-no-user-config",
+			"-display",
+			"none",
+			"-no-reboot",
+			"-accel",
+			"tcg",
+			"-cpu",
+			"max",
+			"-m",
+			m,
+			"-kernel",
+			(char *)r->bzimage,
+			"-initrd",
+			(char *)r->initrd,
+			"-append",
+			"console=ttyS0 panic=-1 quiet",
+			"-serial",
+			s0,
+			"-serial",
+			s1,
+			"-serial",
+			s2,
+			NULL};
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	int st = tl_spawn(argv, 2, NULL, NULL);

@@ -68,8 +68,8 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 	if (tl_cpio_add_footprint(c, x->orig) < 0 || tl_cpio_add_host(c, self) != 0)
 		goto out;
 	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
-	const char *const rec[] = {self, "record", "-b", "ptrace", "-q", "-o", "/dev/ttyS1", "--report", "/dev/null",
-				   "--"};
+	const char *const rec[] = {self, "record",     "-b",	   "ptrace",	"-q",
+				   "-o", "/dev/ttyS1", "--report", "/dev/null", "--"};
 	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++)
 		strbuf_add(&cmd, rec[i], strlen(rec[i]) + 1);
 	for (char *const *a = x->argv; *a; a++)
@@ -116,8 +116,8 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	r->initrd = xasprintf("%s/initrd.cpio", r->dir);
 	if (make_initrd(x, r->initrd) < 0)
 		return -1;
-	r->retest = (struct tl_retest){.bzimage = r->bzimage, .initrd = r->initrd, .dir = r->dir,
-				       .timeout_s = x->timeout_s, .mem_mb = 512};
+	r->retest = (struct tl_retest){
+	    .bzimage = r->bzimage, .initrd = r->initrd, .dir = r->dir, .timeout_s = x->timeout_s, .mem_mb = 512};
 	fprintf(stderr, "kfootprint: tailor: round %d: booting the tailored kernel (%s) under QEMU\n", round,
 		r->kernel.key);
 	tl_retest_run(&r->retest);

@@ -55,10 +55,10 @@ struct tl_retest {
 	unsigned timeout_s, mem_mb;
 	/* out */
 	char *console, *footprint, *stdout_path; /* files in dir */
-	bool booted;			       /* /init ran */
-	bool ended;			       /* the command ended and init said how */
-	int exit_code;			       /* the command's, when ended */
-	double seconds;			       /* QEMU's run, wall */
+	bool booted;				 /* /init ran */
+	bool ended;				 /* the command ended and init said how */
+	int exit_code;				 /* the command's, when ended */
+	double seconds;				 /* QEMU's run, wall */
 };
 int tl_retest_run(struct tl_retest *r);
 void tl_retest_release(struct tl_retest *r);
@@ -67,9 +67,9 @@ void tl_retest_release(struct tl_retest *r);
 struct tl_diff {
 	char *syscall; /* "socket" */
 	char *abi;
-	int err;	 /* the errno it fails with now */
+	int err;		  /* the errno it fails with now */
 	unsigned long long calls; /* how many failed so */
-	char **options; /* the options its mapping names, NULL-terminated */
+	char **options;		  /* the options its mapping names, NULL-terminated */
 };
 struct tl_diffs {
 	struct tl_diff *v;
