@@ -30,6 +30,21 @@ static char *self_dir(void)
 	return xstrdup(buf);
 }
 
+/* argv[0] as execvp finds it: itself with a '/', else in PATH (the guest's default path is /bin:/usr/bin) */
+static char *find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	static const char *const dirs[] = {"/bin", "/usr/bin"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
 static int read_file(const char *path, struct strbuf *sb)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -67,6 +82,14 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 	}
 	if (tl_cpio_add_footprint(c, x->orig) < 0 || tl_cpio_add_host(c, self) != 0)
 		goto out;
+	/* the command as it is named (/bin/ls where the footprint has /usr/bin/ls), found as the guest's execvp will */
+	char *prog = find_program(x->argv[0]);
+	if (!prog || tl_cpio_add_host(c, prog) != 0) {
+		error("tailor: the command '%s' is not found on this host", x->argv[0]);
+		free(prog);
+		goto out;
+	}
+	free(prog);
 	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
 	const char *const rec[] = {self, "record",     "-b",	   "ptrace",	"-q",
 				   "-o", "/dev/ttyS1", "--report", "/dev/null", "--"};
