@@ -10,6 +10,8 @@
 #   netlink     NETLINK_ROUTE to NETLINK_SMC of linux/netlink.h (the protocols, not the socket options after)
 #   ethp        ETH_P_* of linux/if_ether.h (the protocol of AF_PACKET sockets, host order)
 #   prctl       PR_* that kernel/sys.c's prctl() switch has a case for: the options, not their arguments
+#   fcntl       F_* that fs/fcntl.c's do_fcntl() switch has a case for (linux/fcntl.h, asm-generic/fcntl.h)
+#   seccomp     SECCOMP_* operations that kernel/seccomp.c's do_seccomp() switch has a case for (linux/seccomp.h)
 #   arch_prctl  ARCH_* of x86's asm/prctl.h (every one is an option)
 #   bpf_cmd, bpf_prog, bpf_map   the enums bpf_cmd, bpf_prog_type, bpf_map_type of linux/bpf.h (no __MAX_*)
 #   perf_type   the enum perf_type_id of linux/perf_event.h (no PERF_TYPE_MAX)
@@ -19,8 +21,8 @@
 #               _IOW/_IOWR macros and structs: terminal (TC*, TIO*, FIO* of asm-generic/ioctls.h), socket
 #               (SIOC* of linux/sockios.h and asm-generic/sockios.h), file (FS_IOC_*, FI*, BLK* of linux/fs.h),
 #               loop (LOOP_* of linux/loop.h), random (RND* of linux/random.h), KVM (KVM_* of linux/kvm.h with
-#               an _IO* value). Where two families share a number, the first in that order names it (a
-#               refinement also says the fd kind it was made on).
+#               an _IO* value), /dev/fuse (FUSE_DEV_IOC_* of linux/fuse.h). Where two families share a number,
+#               the first in that order names it (a refinement also says the fd kind it was made on).
 # Values are the compiler's, for x86_64, from a program that includes the tree's uapi headers (with the
 # asm-generic wrappers `make headers_install` would generate), so an enum or macro is evaluated as the kernel does.
 set -eu
@@ -78,6 +80,10 @@ awk '/^enum sock_type/ { e = 1; next } e && /^}/ { exit } e && /SOCK_[A-Z]+[ \t]
 	# prctl's options: the cases of its switch (kernel/sys.c), whose values the uapi header gives
 	awk '/^SYSCALL_DEFINE5\(prctl/ { on = 1 } on && /^}/ { exit } on && /^\tcase PR_[A-Z0-9_]+:/ { sub(/^\tcase /, ""); sub(/:.*/, ""); print "prctl " $0 }' \
 		"$src/kernel/sys.c" | sort -u
+	awk '/^static long do_fcntl\(/ { on = 1 } on && /^}/ { exit } on && /^\tcase F_[A-Z0-9_]+:/ { sub(/^\tcase /, ""); sub(/:.*/, ""); print "fcntl " $0 }' \
+		"$src/fs/fcntl.c" | sort -u
+	awk '/^static long do_seccomp\(/ { on = 1 } on && /^}/ { exit } on && /^\tcase SECCOMP_[A-Z0-9_]+:/ { sub(/^\tcase /, ""); sub(/:.*/, ""); print "seccomp " $0 }' \
+		"$src/kernel/seccomp.c" | sort -u
 	awk '/^#define[ \t]+ARCH_[A-Z0-9_]+[ \t]+0x[0-9a-fA-F]+/ { print "arch_prctl " $2 }' "$src/arch/x86/include/uapi/asm/prctl.h"
 	enum_members "$u/linux/bpf.h" bpf_cmd | grep -v '^__' | sed 's/^/bpf_cmd /'
 	enum_members "$u/linux/bpf.h" bpf_prog_type | grep -v '^__' | sed 's/^/bpf_prog /'
@@ -94,13 +100,14 @@ awk '/^enum sock_type/ { e = 1; next } e && /^}/ { exit } e && /SOCK_[A-Z]+[ \t]
 	defines "$u/linux/loop.h" 'LOOP_[A-Z0-9_]*' | sed 's/^/ioctl /'
 	defines "$u/linux/random.h" 'RND[A-Z0-9_]*' | sed 's/^/ioctl /'
 	awk '/^#define[ \t]+KVM_[A-Z0-9_]+[ \t]+_IO/ { print "ioctl " $2 }' "$u/linux/kvm.h"
+	defines "$u/linux/fuse.h" 'FUSE_DEV_IOC_[A-Z0-9_]*' | grep -v '_MAGIC$' | sed 's/^/ioctl /'
 } | grep -v '^$' >"$t/names"
 
 # One printf per name; a name the compiler refuses (a macro that is not a number in user space) is dropped and
 # the program built again, so the list is what the headers really define.
 headers='linux/in.h linux/netlink.h linux/if_ether.h linux/prctl.h asm/prctl.h linux/bpf.h linux/perf_event.h
 	linux/keyctl.h linux/sched.h asm/ioctls.h linux/sockios.h asm/sockios.h linux/fs.h linux/loop.h linux/random.h
-	linux/kvm.h linux/termios.h'
+	linux/kvm.h linux/termios.h linux/fcntl.h linux/seccomp.h linux/fuse.h'
 for round in 1 2 3 4 5 6 7 8; do
 	{
 		echo '#include <stdio.h>'
@@ -133,15 +140,17 @@ emit() { # table source file
 }
 emit af include/linux/socket.h "$t/af.tsv"
 emit sock include/linux/net.h "$t/sock.tsv"
-for tb in ipproto netlink ethp prctl arch_prctl bpf_cmd bpf_prog bpf_map perf_type keyctl clone_ns ioctl; do
+for tb in ipproto netlink ethp prctl fcntl seccomp arch_prctl bpf_cmd bpf_prog bpf_map perf_type keyctl clone_ns ioctl; do
 	awk -F'\t' -v tb="$tb" '$1 == tb { print $2 "\t" $3 }' "$t/values" >"$t/$tb.tsv"
 	case $tb in
 	ipproto) s=include/uapi/linux/in.h ;; netlink) s=include/uapi/linux/netlink.h ;;
 	ethp) s=include/uapi/linux/if_ether.h ;; prctl) s="kernel/sys.c, include/uapi/linux/prctl.h" ;;
+	fcntl) s="fs/fcntl.c, include/uapi/linux/fcntl.h, include/uapi/asm-generic/fcntl.h" ;;
+	seccomp) s="kernel/seccomp.c, include/uapi/linux/seccomp.h" ;;
 	arch_prctl) s=arch/x86/include/uapi/asm/prctl.h ;; bpf_*) s=include/uapi/linux/bpf.h ;;
 	perf_type) s=include/uapi/linux/perf_event.h ;; keyctl) s=include/uapi/linux/keyctl.h ;;
 	clone_ns) s=include/uapi/linux/sched.h ;;
-	ioctl) s="asm-generic/ioctls.h, linux/sockios.h, asm-generic/sockios.h, linux/fs.h, linux/loop.h, linux/random.h, linux/kvm.h" ;;
+	ioctl) s="asm-generic/ioctls.h, linux/sockios.h, asm-generic/sockios.h, linux/fs.h, linux/loop.h, linux/random.h, linux/kvm.h, linux/fuse.h" ;;
 	esac
 	[ -s "$t/$tb.tsv" ] || { echo "gen-reach: no $tb names found in '$src'" >&2; exit 1; }
 	emit "$tb" "$s" "$t/$tb.tsv"

@@ -37,6 +37,8 @@ enum kf_reach_op {
 	KF_RO_KEYCTL,	/* the operation at arg */
 	KF_RO_OPEN,	/* O_TMPFILE, O_DIRECT, O_PATH in the flags at arg */
 	KF_RO_OPEN_HOW, /* the same in the struct open_how at arg */
+	KF_RO_FCNTL,	/* the command at arg (not of a call that says EBADF) */
+	KF_RO_SECCOMP,	/* the operation at arg */
 };
 
 /* One call's row, per ABI x number (rodata, filled by the user side). */
@@ -63,6 +65,9 @@ enum kf_reach_kind {
 	KF_RK_PERF_TYPE,
 	KF_RK_KEYCTL,
 	KF_RK_OFLAG,
+	KF_RK_FCNTL,
+	KF_RK_SECCOMP, /* seccomp(2)'s operation; prctl(PR_SET_SECCOMP, mode)'s as kernel/seccomp.c maps it */
+	KF_RK_FSOPTS,  /* a mount(2) with options (a non-empty data string): the filesystem type, as KF_RK_FSTYPE */
 	KF_RK_NR,
 };
 

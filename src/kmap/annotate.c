@@ -138,6 +138,7 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
 	annotate_classes(fp); /* the rows take their class from the footprint */
 	in = kmap_inputs_footprint(fp, db->abi, &n);
 	m = kmap_build(db, run, in, n, subject);
+	m->recorded_on = fp->host_kernel; /* for the self-check against the running kernel (kmap_check.h) */
 	free(in);
 	ka->maps = xrealloc(ka->maps, (ka->nmaps + 1) * sizeof(*ka->maps));
 	ka->maps[ka->nmaps++] = m;

@@ -80,7 +80,8 @@ struct fp_kernel_map {
 	size_t nopts, optcap;
 	struct kmap_reach *reach; /* by label */
 	size_t nreach;
-	const struct kfmap *kf; /* the footprint's kernel functions, when it has and they were mapped; else NULL */
+	const struct kfmap *kf;	 /* the footprint's kernel functions, when it has and they were mapped; else NULL */
+	const char *recorded_on; /* the footprint's host_kernel (uname -r where it was recorded), or NULL */
 };
 
 /*

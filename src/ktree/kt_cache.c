@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 /* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
-#define MAGIC "kfootprint ktree cache 7\n"
+#define MAGIC "kfootprint ktree cache 9\n"
 
 /* FNV-1a of s and then of a 0xff byte, which no path holds: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv(const char *s, uint64_t h)

@@ -154,6 +154,7 @@ struct kt_scan {
 	size_t bytes_read;
 	struct kt_strv seen;   /* tree-relative files read and directories listed, for the cache's validity check */
 	const char *want_func; /* kt_reach: record this function's column-0 definition (as "FUNC"), not ksys_* */
+	struct kt_map fn_want; /* kt_reach_switch.c: functions whose definitions are recorded as "fn NAME" facts */
 };
 /* Scans the directories that can hold syscalls for arch (e.g. "x86"). Returns -1 with *err on a fatal error. */
 int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char **err);
@@ -178,7 +179,7 @@ struct kt_reach_at {
 	const void *st;
 };
 /* Where the next needles of a file are (kt_reach_scan.c), so that a line is searched only when it holds one. */
-#define KT_REACH_NEEDLES 8
+#define KT_REACH_NEEDLES 9
 struct kt_reach_cursor {
 	const char *next[KT_REACH_NEEDLES], *end;
 	bool bpf_types; /* the file is include/linux/bpf_types.h */
@@ -204,6 +205,17 @@ bool kt_reach_target(const struct kt_def *d);
  */
 struct kt_index;
 void kt_reach_prepare(struct kt_index *idx);
+/*
+ * Refinements that are the cases of a switch (kt_reach_switch.c): before the walk, the functions the cases call
+ * become sc->fn_want; the walk records their column-0 definitions in .c files as "fn NAME" facts (files where
+ * kt_reach_fn_wanted() is true, lines starting at column 0 through kt_reach_fn_line()); before resolving,
+ * kt_reach_switches() makes a target "KIND CASE" of every case ("fcntl F_NOTIFY") at its first callee found.
+ */
+void kt_reach_switch_want(struct kt_scan *sc, const char *srcdir);
+bool kt_reach_fn_wanted(const struct kt_map *want, const char *text, size_t len);
+void kt_reach_fn_line(struct kt_scan *sc, const char *rel, const char *l, const char *eol, const char *end, int line,
+		      const struct kt_reach_at *at);
+void kt_reach_switches(struct kt_scan *sc, const char *srcdir);
 /* The reviewed table, embedded (kt_reach_data.c), NUL-terminated. */
 extern const char kt_reach_table[];
 

@@ -34,7 +34,7 @@ bool kt_reach_def(const struct kt_def *d)
 
 bool kt_reach_target(const struct kt_def *d)
 {
-	static const char *const facts[] = {"raw ", "def ", "alias ", "skip ", "misc "};
+	static const char *const facts[] = {"raw ", "def ", "alias ", "skip ", "misc ", "fn "};
 
 	if (!kt_reach_def(d))
 		return false;
@@ -77,7 +77,10 @@ size_t kt_reach_keys(const char *kind, const char *value, char **out, size_t max
 		} else
 			out[n++] = xasprintf("fd %s", value);
 	} else if (!strcmp(kind, "socket") && max >= 3 && (c = strrchr(value, ':')) && c > strchr(value, ':')) {
-		/* the protocol's own switch entry, else the family's wildcard one (raw sockets), else the family */
+		/* a netlink protocol's kernel socket; else the protocol's own switch entry, else the family's wildcard
+		 * one (raw sockets), else the family */
+		if (!strncmp(value, "AF_NETLINK:", 11) && max >= 4)
+			out[n++] = xasprintf("netlink %s", c + 1);
 		out[n++] = xasprintf("proto %s", value);
 		out[n++] = xasprintf("proto %.*s:IPPROTO_IP", (int)(c - value), value);
 		out[n++] = xasprintf("af %.*s", (int)strcspn(value, ":"), value);

@@ -116,6 +116,45 @@ static void raw_target(struct kt_scan *sc, size_t i)
 	free(ops);
 }
 
+/* The column-0 definition of func in the tree-relative file rel, scanned with its #if stack into t. */
+static const struct kt_def *func_def(struct kt_index *idx, const char *rel, const char *func, struct kt_scan *t)
+{
+	char *path = kt_path(idx->srcdir, rel);
+	size_t len;
+	char *text = kt_read_tree_file(path, &len);
+
+	free(path);
+	t->want_func = func;
+	if (text)
+		kt_scan_text(t, rel, text, len);
+	free(text);
+	for (size_t i = 0; i < t->ndefs; i++)
+		if (!strcmp(t->defs[i].macro, "FUNC") && !strcmp(t->defs[i].name, func))
+			return &t->defs[i];
+	return NULL;
+}
+
+/* "raw fsopts tmpfs" (shmem_parse_one): "fsopts tmpfs" at the parser's definition, under both #if stacks. */
+static void fsopts_target(struct kt_index *idx, size_t i)
+{
+	struct kt_scan *sc = &idx->scan, t = {0};
+	char *key = xstrdup(sc->defs[i].name + 4), *fn = xstrdup(sc->defs[i].calls_ksys),
+	     *rel = xstrdup(sc->defs[i].file);
+	const struct kt_def *def = func_def(idx, rel, fn, &t);
+
+	if (def) {
+		struct kt_def *d = kt_reach_push(sc, key, "parse_param", rel, def->line, fn);
+		for (size_t j = 0; j < def->conds.n; j++)
+			kt_condv_push(&d->conds, &def->conds.v[j]);
+		for (size_t j = 0; j < sc->defs[i].conds.n; j++)
+			kt_condv_push(&d->conds, &sc->defs[i].conds.v[j]);
+	}
+	kt_scan_release(&t);
+	free(key);
+	free(fn);
+	free(rel);
+}
+
 /* compat_binfmt_elf.c: `#define elf_format compat_elf_format` then `#include "binfmt_elf.c"`. */
 static void binfmt_aliases(struct kt_scan *sc, size_t n0)
 {
@@ -151,21 +190,9 @@ static void table_row(struct kt_index *idx, int lineno, char **f)
 {
 	char *key = xasprintf("%s %s", f[0], f[1]), *how = xasprintf("data/reach-map.tsv:%d", lineno);
 	const char *func = strcmp(f[3], "-") ? f[3] : NULL;
-	struct kt_scan t = {.want_func = func};
-	const struct kt_def *fd = NULL;
+	struct kt_scan t = {0};
+	const struct kt_def *fd = func ? func_def(idx, f[2], func, &t) : NULL;
 
-	if (func) {
-		char *path = kt_path(idx->srcdir, f[2]);
-		size_t len;
-		char *text = kt_read_tree_file(path, &len);
-		free(path);
-		if (text)
-			kt_scan_text(&t, f[2], text, len);
-		free(text);
-		for (size_t i = 0; i < t.ndefs && !fd; i++)
-			if (!strcmp(t.defs[i].macro, "FUNC") && !strcmp(t.defs[i].name, func))
-				fd = &t.defs[i];
-	}
 	/* line 0: the whole file; with a function, kt_resolve_reach() says the file lacks it */
 	struct kt_def *d = kt_reach_push(&idx->scan, key, how, f[2], fd ? fd->line : 0, func);
 	for (size_t j = 0; fd && j < fd->conds.n; j++)
@@ -220,6 +247,9 @@ void kt_reach_prepare(struct kt_index *idx)
 	for (size_t i = 0; i < n0; i++)
 		if (!strncmp(sc->defs[i].name, "raw bpf_", 8) || !strncmp(sc->defs[i].name, "raw proto ", 10))
 			raw_target(sc, i);
+		else if (!strncmp(sc->defs[i].name, "raw fsopts ", 11))
+			fsopts_target(idx, i);
 	binfmt_aliases(sc, n0);
+	kt_reach_switches(sc, idx->srcdir);
 	table(idx);
 }

@@ -154,8 +154,9 @@ static const char *const needles[KT_REACH_NEEDLES] = {"register",
 						      "const struct bpf_verifier_ops ",
 						      "insert_binfmt",
 						      "struct inet_protosw ",
-						      "struct proto "};
-enum { N_REGISTER, N_ANON, N_MAJOR, N_BPF, N_BPF2, N_INSERT, N_PROTOSW, N_PROTO };
+						      "struct proto ",
+						      "netlink_kernel_create("};
+enum { N_REGISTER, N_ANON, N_MAJOR, N_BPF, N_BPF2, N_INSERT, N_PROTOSW, N_PROTO, N_NETLINK };
 /* "register" is everywhere: a file is read line by line only when it calls one of these */
 static const char *const calls[] = {"sock_register(",  "register_filesystem(", "misc_register(",
 				    "register_chrdev", "register_blkdev(",     "register_binfmt("};
@@ -233,6 +234,35 @@ static void by_struct(struct kt_scan *sc, const char *rel, const char *text, siz
 	free(var);
 }
 
+/*
+ * A filesystem registered in a file that parses mount options (`.parse_param = F` of its fs_context_operations):
+ * "raw fsopts NAME" with F, for kt_reach_prepare to put at F's definition. A mount with options runs F, whose #if
+ * stack may be more than the filesystem's (mm/shmem.c: shmem_parse_one() is under #ifdef CONFIG_TMPFS).
+ */
+static void fs_options(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *a,
+		       const char *eol, int line, const struct kt_reach_at *at)
+{
+	char *var = addr_arg(a, eol), *name = NULL;
+	const char *b, *e, *end = text + len;
+	const char *p = memmem(text, len, ".parse_param", 12);
+
+	if (var && p && initializer(text, len, var, (size_t)(a - text), &b, &e))
+		name = member(b, e, "name");
+	if (name && *name) {
+		p = skip_ws(p + 12, end);
+		p = p < end && *p == '=' ? skip_ws(p + 1, end) : end;
+		size_t n = kt_ident_len(p, end);
+		if (n) {
+			char *fn = xstrndup(p, n), *key = xasprintf("raw fsopts %s", name);
+			add(sc, rel, line, key, "parse_param", fn, at);
+			free(key);
+			free(fn);
+		}
+	}
+	free(name);
+	free(var);
+}
+
 static void registrations(struct kt_scan *sc, const char *rel, const char *text, size_t len, const char *l,
 			  const char *eol, int line, const struct kt_reach_at *at)
 {
@@ -241,8 +271,10 @@ static void registrations(struct kt_scan *sc, const char *rel, const char *text,
 
 	if ((a = call(l, eol, "sock_register(")))
 		by_struct(sc, rel, text, len, a, eol, line, "af", "sock_register", "family", at);
-	if ((a = call(l, eol, "register_filesystem(")))
+	if ((a = call(l, eol, "register_filesystem("))) {
 		by_struct(sc, rel, text, len, a, eol, line, "fs", "register_filesystem", "name", at);
+		fs_options(sc, rel, text, len, a, eol, line, at);
+	}
 	if ((a = call(l, eol, "misc_register(")))
 		by_struct(sc, rel, text, len, a, eol, line, "misc", "misc_register", "minor", at);
 	if ((a = call(l, eol, "register_binfmt(")))
@@ -375,6 +407,26 @@ static const char *protosw_family(const char *text, size_t len, const char *var)
 	return four == six ? NULL : four ? "AF_INET" : "AF_INET6";
 }
 
+/*
+ * A netlink protocol: the kernel socket that netlink_kernel_create(net, NETLINK_X, &cfg) makes is what a user's
+ * socket(AF_NETLINK, *, NETLINK_X) talks to (net/core/rtnetlink.c: NETLINK_ROUTE). A protocol given by a variable
+ * (a driver's own unit) names nothing.
+ */
+static void netlink(struct kt_scan *sc, const char *rel, const char *l, const char *eol, int line,
+		    const struct kt_reach_at *at)
+{
+	const char *a = call(l, eol, "netlink_kernel_create(");
+	const char *c = a ? memchr(a, ',', (size_t)(eol - a)) : NULL;
+	char *s = c ? sym_arg(c + 1, eol) : NULL;
+
+	if (s && !strncmp(s, "NETLINK_", 8)) {
+		char *key = xasprintf("netlink %s", s);
+		add(sc, rel, line, key, "netlink_kernel_create", NULL, at);
+		free(key);
+	}
+	free(s);
+}
+
 /* The line number of p, given that l starts line. */
 static int line_of(const char *p, const char *l, int line)
 {
@@ -458,9 +510,10 @@ void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const c
 	bool anon = in_line(cur, N_ANON, l, eol), major = in_line(cur, N_MAJOR, l, eol);
 	bool bpf = in_line(cur, N_BPF, l, eol) | in_line(cur, N_BPF2, l, eol);
 	bool protosw = in_line(cur, N_PROTOSW, l, eol), proto = in_line(cur, N_PROTO, l, eol);
+	bool nl = in_line(cur, N_NETLINK, l, eol);
 	const char *p;
 
-	if (!reg && !anon && !major && !bpf && !protosw && !proto && !cur->bpf_types)
+	if (!reg && !anon && !major && !bpf && !protosw && !proto && !nl && !cur->bpf_types)
 		return;
 	p = skip_ws(l, eol);
 	if (p < eol && (*p == '*' || (*p == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/'))))
@@ -479,6 +532,8 @@ void kt_reach_scan_line(struct kt_scan *sc, struct kt_reach_cursor *cur, const c
 		protocols(sc, rel, text, len, l, eol, line, at);
 	if (proto)
 		proto_def(sc, rel, l, eol, line, at);
+	if (nl)
+		netlink(sc, rel, l, eol, line, at);
 }
 
 /* `#define elf_format compat_elf_format` in a .c file that #includes another: a renamed registration. */

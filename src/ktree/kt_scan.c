@@ -259,8 +259,9 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 	bool want_reach = !sc->want_func && kt_reach_wanted(&cur, rel, text, len);
 	bool want_inc = has(text, len, ".c\"");
 	bool want_arch = has(text, len, "__ARCH_WANT_");
+	bool want_fn = !sc->want_func && kt_reach_fn_wanted(&sc->fn_want, text, len);
 
-	if (!want_defs && !want_ksys && !want_inc && !is_ni && !want_arch && !want_reach)
+	if (!want_defs && !want_ksys && !want_inc && !is_ni && !want_arch && !want_reach && !want_fn)
 		return;
 
 	struct cppstate st = {.rel = rel};
@@ -368,8 +369,11 @@ void kt_scan_text(struct kt_scan *sc, const char *rel, const char *text, size_t 
 					free(nm);
 				}
 			}
-		} else if (want_ksys && p == l && p < eol) {
-			maybe_ksys(sc, &st, l, eol, end, this_line);
+		} else if ((want_ksys || want_fn) && p == l && p < eol) {
+			if (want_ksys)
+				maybe_ksys(sc, &st, l, eol, end, this_line);
+			if (want_fn)
+				kt_reach_fn_line(sc, rel, l, eol, end, this_line, &at);
 		}
 		line++;
 		l = eol < end ? eol + 1 : end;
@@ -440,11 +444,20 @@ int kt_scan_tree(struct kt_scan *sc, const char *srcdir, const char *arch, char 
 	char *skip = xasprintf("arch/%s/um", arch); /* user-mode Linux, not built for the arch itself */
 	char *unistd = xasprintf("arch/%s/include/asm/unistd.h", arch);
 
+	kt_reach_switch_want(sc, srcdir);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		walk(sc, srcdir, dirs[i], NULL, 0);
 	walk(sc, srcdir, archdir, skip, 0);
 	scan_file(sc, srcdir, unistd);
 	scan_file(sc, srcdir, "include/linux/bpf_types.h"); /* the bpf program and map types, and their options */
+	/*
+	 * netlink protocols registered outside those directories (crypto_user's, the connector's); not udev's
+	 * NETLINK_KOBJECT_UEVENT in lib/, which only the top Makefile's libs-y descends into (the Kbuild walk ends at
+	 * the top Kbuild)
+	 */
+	static const char *const netlink_files[] = {"crypto/crypto_user_base.c", "drivers/connector/connector.c"};
+	for (size_t i = 0; i < sizeof(netlink_files) / sizeof(netlink_files[0]); i++)
+		scan_file(sc, srcdir, netlink_files[i]);
 	free(archdir);
 	free(skip);
 	free(unistd);
@@ -474,6 +487,7 @@ void kt_scan_release(struct kt_scan *sc)
 	free(sc->incs);
 	kt_strv_release(&sc->cond_syscalls);
 	kt_strv_release(&sc->seen);
+	kt_map_release(&sc->fn_want, NULL);
 	for (size_t i = 0; i < sc->arch_want.n; i++)
 		kt_condv_release(&sc->arch_want_conds[i]);
 	free(sc->arch_want_conds);

@@ -44,6 +44,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		kmap_json_option(w, &m->opts[i], NULL);
 	jsonw_end_array(w);
 	map_kfuncs_json(w, m->kf);
+	map_check_json(w, m);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);
 	return ferror(out) ? -1 : 0;

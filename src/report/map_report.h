@@ -43,6 +43,9 @@ int map_render_attached(const struct footprint *fp, const char *format, bool aft
  */
 void map_kfuncs_text(const struct kfmap *kf, FILE *out);
 void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
+/* The self-check against the running kernel (map_check.c, kmap/kmap_check.h): lines of the text, "self_check". */
+void map_check_text(const struct fp_kernel_map *m, FILE *out);
+void map_check_json(json_writer_t *w, const struct fp_kernel_map *m);
 void map_kfuncs_kconfig(const struct fp_kernel_map *m, FILE *out);
 /* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
 const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);

@@ -174,6 +174,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		c.rows, c.required, c.probes, c.newer, c.unresolved);
 	fputc('\n', out);
 	answer(out, m);
+	map_check_text(m, out);
 	fprintf(out, "\n%zu syscalls, each with its chain\n\n", m->nrows);
 	for (size_t i = 0; i < m->nrows; i++)
 		row(out, m, &m->rows[i]);

@@ -204,40 +204,6 @@ static void merged_sources(struct strbuf *sb, const struct footprint *fp)
 	}
 }
 
-/* The three classes with the most calls: "Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls". */
-static void top_classes(struct strbuf *sb, const struct footprint *fp)
-{
-	size_t ng;
-	struct rpt_group *g = rpt_groups(fp, &ng);
-	uint64_t *calls = xcalloc(ng + 1, sizeof(*calls)), all = fp__total_calls(fp);
-	bool *used = xcalloc(ng + 1, sizeof(*used));
-
-	if (!ng || !all)
-		goto out;
-	for (size_t i = 0; i < ng; i++)
-		for (size_t j = 0; j < g[i].n; j++)
-			calls[i] += g[i].rows[j]->calls;
-	strbuf_addstr(sb, "top classes:  ");
-	for (size_t n = 0; n < 3 && n < ng; n++) {
-		size_t best = ng;
-
-		/* the groups come in the seed's class order: ties keep it */
-		for (size_t i = 0; i < ng; i++)
-			if (!used[i] && (best == ng || calls[i] > calls[best]))
-				best = i;
-		used[best] = true;
-		if (n)
-			strbuf_addstr(sb, ", ");
-		rpt_add_display(sb, g[best].klass);
-		strbuf_addf(sb, " %" PRIu64 " (%.0f%%)", calls[best], 100.0 * (double)calls[best] / (double)all);
-	}
-	strbuf_addf(sb, " of %" PRIu64 " calls\n", all);
-out:
-	free(used);
-	free(calls);
-	rpt_groups_free(g, ng);
-}
-
 struct kill_row {
 	const struct fp_sysstat *call; /* the first process's entry: names the call */
 	const struct fp_proc *first;
@@ -332,7 +298,8 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed)
 		strbuf_addf(sb, ", %.6fs in system calls", (double)total_ns(&fp->syscalls) / 1e9);
 	strbuf_addf(sb, ", %zu %s, %zu %s\n", nsc, text_plural(nsc, "syscall", "syscalls"), fp->nprocs,
 		    text_plural(fp->nprocs, "process", "processes"));
-	top_classes(sb, fp);
+	text_summary_classes(sb, fp);
+	text_summary_kernel(sb, fp);
 }
 
 /* --by-class: the seed guide's tables, one per class in its order, columns aligned across all of them. */

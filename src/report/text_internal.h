@@ -39,6 +39,12 @@ int text_cmp_calls(const void *a, const void *b);
 
 /* "reached, by system call": per syscall, the fd kinds, sockets, ioctl commands... it reached; or nothing. */
 void text_reached_section(struct strbuf *sb, const struct footprint *fp);
+/*
+ * The summary's answer (text_summary.c): "top classes:" by what each call reached, and "kconfig:" and
+ * "maintainers:", what the kernel needs for the workload, from the footprint's maps or the built-in databases.
+ */
+void text_summary_classes(struct strbuf *sb, const struct footprint *fp);
+void text_summary_kernel(struct strbuf *sb, const struct footprint *fp);
 /* "kernel functions": totals, the top table and the functions under each syscall; nothing when not recorded. */
 void text_kfuncs_section(struct strbuf *sb, const struct footprint *fp);
 

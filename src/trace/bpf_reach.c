@@ -34,7 +34,8 @@ static const struct {
     {"mount", KF_RO_FSTYPE, 2},		 {"fsopen", KF_RO_FSTYPE, 0},	  {"prctl", KF_RO_PRCTL, 0},
     {"arch_prctl", KF_RO_ARCH_PRCTL, 0}, {"bpf", KF_RO_BPF, 0},		  {"perf_event_open", KF_RO_PERF, 0},
     {"keyctl", KF_RO_KEYCTL, 0},	 {"open", KF_RO_OPEN, 1},	  {"openat", KF_RO_OPEN, 2},
-    {"openat2", KF_RO_OPEN_HOW, 2},
+    {"openat2", KF_RO_OPEN_HOW, 2},	 {"fcntl", KF_RO_FCNTL, 1},	  {"fcntl64", KF_RO_FCNTL, 1},
+    {"seccomp", KF_RO_SECCOMP, 0},
 };
 
 /* The kinds as the model names them, by enum kf_reach_kind; and the name table of those that are numbers. */
@@ -57,6 +58,9 @@ static const struct {
     [KF_RK_PERF_TYPE] = {"perf_type", "perf_type"},
     [KF_RK_KEYCTL] = {"keyctl", "keyctl"},
     [KF_RK_OFLAG] = {"oflag", NULL},
+    [KF_RK_FCNTL] = {"fcntl", "fcntl"},
+    [KF_RK_SECCOMP] = {"seccomp", "seccomp"},
+    [KF_RK_FSOPTS] = {"fsopts", NULL},
 };
 
 /* Anything that ran and is neither ELF nor #! is misc, as ptrace names it (it reads the file's first bytes). */
@@ -174,7 +178,8 @@ static bool key_value(int fsnames, const struct kf_reach_key *k, const char **ki
 		break;
 	case KF_RK_BINFMT: v = k->val < sizeof(binfmts) / sizeof(binfmts[0]) ? binfmts[k->val] : NULL; break;
 	case KF_RK_NS: v = kf_reach_ns_flags(k->val, ns, 1) == 1 ? ns[0] : NULL; break;
-	case KF_RK_FSTYPE: snprintf(value, len, "%.*s", (int)sizeof(k->f.name), k->f.name); return true;
+	case KF_RK_FSTYPE:
+	case KF_RK_FSOPTS: snprintf(value, len, "%.*s", (int)sizeof(k->f.name), k->f.name); return true;
 	case KF_RK_OFLAG:
 		v = k->val == 020000000	  ? "O_TMPFILE"
 		    : k->val == 040000	  ? "O_DIRECT"
@@ -183,8 +188,10 @@ static bool key_value(int fsnames, const struct kf_reach_key *k, const char **ki
 		break;
 	default: break;
 	}
+	/* an ioctl command is unsigned (_IOR sets bit 31), as ptrace reads it; options are ints */
 	if (kinds[k->kind].table)
-		v = kf_reach_name(kinds[k->kind].table, (long long)(int32_t)k->val, value, len);
+		v = kf_reach_name(kinds[k->kind].table,
+				  k->kind == KF_RK_IOCTL ? (long long)k->val : (long long)(int32_t)k->val, value, len);
 	if (!v)
 		return false;
 	if (v != value)

@@ -2,7 +2,8 @@
 /*
  * What each call reached, for the ptrace backend (docs/reach.md): the kind of the fds a call takes (the `f`
  * arguments of data/syscalls/args.tsv), socket triples, address families, ioctl commands, binary formats,
- * namespace flags, filesystem types and the options of prctl, bpf, perf_event_open, keyctl and open. Values come
+ * namespace flags, filesystem types, the options of prctl, bpf, perf_event_open, keyctl and open, fcntl's
+ * command and the seccomp operation (of seccomp(2) or prctl(PR_SET_SECCOMP)). Values come
  * from the one formatter (abi/reach.h), as the bpf backend's.
  *
  * An fd's kind is read from /proc/TID/fd/N: stat() gives the mode, the device numbers and the superblock's device,
@@ -19,6 +20,7 @@
 #include <linux/bpf.h>
 #include <linux/nsfs.h>
 #include <linux/openat2.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -64,6 +67,8 @@ enum reach_op {
 	OP_BPF,
 	OP_PERF,
 	OP_KEYCTL,
+	OP_FCNTL,
+	OP_SECCOMP,
 	OP_OPEN,
 	OP_MMAP,
 	OP_CLOSE,
@@ -100,6 +105,9 @@ static const struct {
     {"bpf", OP_BPF},
     {"perf_event_open", OP_PERF},
     {"keyctl", OP_KEYCTL},
+    {"fcntl", OP_FCNTL},
+    {"fcntl64", OP_FCNTL},
+    {"seccomp", OP_SECCOMP},
     {"open", OP_OPEN},
     {"openat", OP_OPEN},
     {"openat2", OP_OPEN},
@@ -652,17 +660,35 @@ void pt_reach_exit(struct pt_state *st, struct pt_task *t, struct fp_proc *p, in
 				reach_ns(st, t, p, (uint32_t)type, 0);
 		}
 		break;
-	case OP_MOUNT:
+	case OP_MOUNT: {
+		char c = 0;
+
 		reach_string(st, t, p, "fstype", a[2], err);
+		/* with options, a non-empty data string: the code that parses them */
+		if (a[4] && pt_read_mem(t->tid, a[4], &c, 1) == 0 && c)
+			reach_string(st, t, p, "fsopts", a[2], err);
 		if (!err)
 			st->reach->ndevs = 0;
 		break;
+	}
 	case OP_FSOPEN: reach_string(st, t, p, "fstype", a[0], err); break;
 	case OP_MOUNT_CHANGE:
 		if (!err)
 			st->reach->ndevs = 0;
 		break;
-	case OP_PRCTL: reach_name(st, t, p, "prctl", "prctl", (int)a[0], err); break;
+	case OP_PRCTL:
+		reach_name(st, t, p, "prctl", "prctl", (int)a[0], err);
+		/* prctl(PR_SET_SECCOMP, mode) is the seccomp operation of that mode (kernel/seccomp.c) */
+		if ((int)a[0] == PR_SET_SECCOMP && (a[1] == SECCOMP_MODE_STRICT || a[1] == SECCOMP_MODE_FILTER))
+			reach_name(st, t, p, "seccomp", "seccomp",
+				   a[1] == SECCOMP_MODE_STRICT ? SECCOMP_SET_MODE_STRICT : SECCOMP_SET_MODE_FILTER,
+				   err);
+		break;
+	case OP_FCNTL:
+		if (err != EBADF) /* as an ioctl's command: no file, no command */
+			reach_name(st, t, p, "fcntl", "fcntl", (int)a[1], err);
+		break;
+	case OP_SECCOMP: reach_name(st, t, p, "seccomp", "seccomp", (int)a[0], err); break;
 	case OP_ARCH_PRCTL: reach_name(st, t, p, "arch_prctl", "arch_prctl", (int)a[0], err); break;
 	case OP_BPF: {
 		long long type = (int)a[0] == BPF_PROG_LOAD || (int)a[0] == BPF_MAP_CREATE ? first_u32(t, a[1]) : -1;

@@ -39,9 +39,9 @@ eq "a TCP socket of IPv6 reaches its protocol: tcpv6_prot in net/ipv6/tcp_ipv6.c
 	"$(jget "$T/builtin.json" "' '.join('%s %s %s' % (r['target'], r['kernel']['file'], r['kernel']['definition']) for r in d['reached'] if r['value'] == 'AF_INET6:SOCK_STREAM:IPPROTO_TCP')")"
 eq "a UDP socket of IPv4: net/ipv4/udp.c" "net/ipv4/udp.c" \
 	"$(jget "$T/builtin.json" "' '.join(r['kernel']['file'] for r in d['reached'] if r['value'] == 'AF_INET:SOCK_DGRAM:IPPROTO_UDP')")"
-eq "AF_NETLINK: net/netlink is always built under net/, so NET alone" \
-	"socket AF_NETLINK:SOCK_RAW:NETLINK_ROUTE -> af AF_NETLINK [NET]" \
-	"$(grep '^socket AF_NETLINK' "$T/builtin.txt")"
+eq "NETLINK_ROUTE: the kernel socket net/core/rtnetlink.c makes, always built under net/, so NET alone" \
+	"socket AF_NETLINK:SOCK_RAW:NETLINK_ROUTE -> netlink NETLINK_ROUTE [NET] net/core/rtnetlink.c" \
+	"$(grep '^socket AF_NETLINK' "$T/builtin.txt") $(jget "$T/builtin.json" "[r['kernel']['file'] for r in d['reached'] if r['value'] == 'AF_NETLINK:SOCK_RAW:NETLINK_ROUTE'][0]")"
 needs "ext4 needs EXT4_FS" fd file:ext4 EXT4_FS
 needs "tmpfs needs SHMEM" fd file:tmpfs SHMEM
 needs "a pty needs UNIX98_PTYS" fd chr:136:0 UNIX98_PTYS

@@ -76,7 +76,8 @@ exact("ioctl", [("fd", "pipe", None, 1, 0), ("ioctl", "FIONREAD", "pipe", 1, 0),
                 ("ioctl", "TCGETS", "chr:1:3", 1, 1)])
 exact("epoll_ctl", [("fd", "anon:[eventfd]", None, 1, 0)])
 exact("fstat", [("fd", "anon:[eventfd]", None, 1, 0)])
-exact("fcntl", [("fd", "anon:[timerfd]", None, 1, 0), ("fd", "anon:[signalfd]", None, 1, 0)])
+exact("fcntl", [("fd", "anon:[timerfd]", None, 1, 0), ("fd", "anon:[signalfd]", None, 1, 0),
+               ("fcntl", "F_GETFL", None, 2, 0)])
 exact("socket", [("socket", "AF_INET:SOCK_DGRAM:IPPROTO_UDP", None, 1, 0),
                  ("socket", "AF_NETLINK:SOCK_RAW:NETLINK_ROUTE", None, 1, 0), ("socket", "AF_UNIX:SOCK_STREAM:0", None, 1, 0)])
 exact("socketpair", [("socket", "AF_UNIX:SOCK_STREAM:0", None, 1, 0)])

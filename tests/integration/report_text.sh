@@ -120,3 +120,23 @@ eq "-S with -F csv is refused" "kfootprint: -S, -P and --by-class shape the text
 out=$("$KF" record -S size -- true 2>&1)
 eq "an unknown -S key is refused" "kfootprint: unknown sort key 'size': expected one of calls, time, errors, name: 1" \
 	"$out: $?"
+
+# --- what calls reached (issue 25): the summary's classes follow it (the pipe's write and read are IPC, the
+# socket's ioctl Network; --by-class keeps each syscall's class) and kconfig:/maintainers: say what the kernel
+# needs for it, from the built-in database: DNOTIFY (fcntl F_NOTIFY), FILE_LOCKING (F_SETLEASE),
+# SECCOMP_FILTER (seccomp's filter mode), FUSE_FS (/dev/fuse) ---
+if [ -x "$WL/wl_reach_args" ]; then
+	mkdir -p "$T/args"
+	eq "reach-args: recorded" 0 "$(rec reach-args -- "$WL/wl_reach_args" "$T/args")"
+	norm "$T/reach-args.json" "$T/reach-args.norm.json"
+	golden reach-args
+	"$KF" report "$T/reach-args.norm.json" >"$T/ra.txt"
+	for opt in DNOTIFY FILE_LOCKING MEMFD_CREATE SECCOMP_FILTER FUSE_FS TMPFS; do
+		if grep -A3 '^kconfig:' "$T/ra.txt" | grep -q "[ ,]$opt\(,\|$\)"; then ok "summary: kconfig: names $opt"; else
+			not_ok "summary: kconfig: names $opt"; grep -A3 '^kconfig:' "$T/ra.txt" | sed 's/^/#   /'; fi
+	done
+	eq "summary: the map command for the chains" "              see \`kfootprint map FILE\` for the chains" \
+		"$(grep 'for the chains' "$T/ra.txt")"
+else
+	skip "reach-args golden" "workloads not built: run make workloads"
+fi

@@ -223,6 +223,9 @@ static void test_text(void **state)
 	      "lost events:  0\n"
 	      "summary:      31 calls, 5 errors (16.1%), 0.338000s in system calls, 6 syscalls, 3 processes\n"
 	      "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
+	      "kconfig:      1 option needed (Linux 6.1): COMPAT\n"
+	      "maintainers:  1 section: FILESYSTEMS (VFS and infrastructure)\n"
+	      "              see `kfootprint map FILE` for the chains\n"
 	      "\n"
 	      "system calls, by time\n"
 	      "syscall      calls  errors  % time   seconds   \u00b5s/call  class\n"
@@ -483,6 +486,31 @@ static void test_text_per_process(void **state)
 }
 
 /* --by-class: the seed guide's tables in place of the one syscall table; the summary and tree stay. */
+/*
+ * The summary's classes follow what each call reached: wc's 12 reads, 8 of them of a pipe, are 8 IPC and 4
+ * Filesystem (with openat's 10 and open's 2); an ioctl on a socket is Network; the table keeps read's class. The
+ * kconfig: line has what the socket's family needs.
+ */
+static void test_text_classes_by_reach(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct fp_proc *wc = fp->procs[2];
+	int ioctl_nr = kf_syscall_by_name(KF_ABI_X86_64, "ioctl")->nr;
+
+	fp->reach = true;
+	fp__reach(fp, wc, KF_ABI_X86_64, kf_syscall_by_name(KF_ABI_X86_64, "read")->nr, "fd", "pipe", NULL, 0, 8);
+	fp__account(fp, wc, KF_ABI_X86_64, ioctl_nr, 0, 9, MS(1));
+	fp__reach(fp, wc, KF_ABI_X86_64, ioctl_nr, "fd", "socket:AF_UNIX:SOCK_STREAM:0", NULL, 0, 9);
+	fp__reach(fp, wc, KF_ABI_X86_64, ioctl_nr, "ioctl", "FIONREAD", "socket:AF_UNIX:SOCK_STREAM:0", 0, 9);
+	char *out = render("text", fp);
+	assert_non_null(strstr(out, "top classes:  Filesystem 16 (40%), Network 9 (22%), IPC 8 (20%) of 40 calls\n"));
+	assert_non_null(strstr(out, "kconfig:      3 options needed (Linux 6.1): COMPAT, NET, UNIX\n"));
+	assert_non_null(strstr(out, "read            12 "));
+	free(out);
+	fp__free(fp);
+	(void)state;
+}
+
 static void test_text_by_class(void **state)
 {
 	struct footprint *fp = sample_fp();
@@ -490,6 +518,9 @@ static void test_text_by_class(void **state)
 	char *out = render_text(fp, &o);
 
 	assert_non_null(strstr(out, "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
+				    "kconfig:      1 option needed (Linux 6.1): COMPAT\n"
+				    "maintainers:  1 section: FILESYSTEMS (VFS and infrastructure)\n"
+				    "              see `kfootprint map FILE` for the chains\n"
 				    "\n"
 				    "Process Mgmt.\n"
 				    "System Call  # calls  errors  Linux Subsystem  System Call (API)\n"
@@ -734,6 +765,7 @@ int main(void)
 	    cmocka_unit_test(test_text_no_time),
 	    cmocka_unit_test(test_text_per_process),
 	    cmocka_unit_test(test_text_by_class),
+	    cmocka_unit_test(test_text_classes_by_reach),
 	    cmocka_unit_test(test_rst),
 	    cmocka_unit_test(test_json_is_the_footprint),
 	    cmocka_unit_test(test_empty_footprint),
