@@ -22,7 +22,7 @@
 #include "util/xalloc.h"
 
 struct tailor_opts {
-	const char *output, *kernel_src, *rounds, *jobs, *timeout;
+	const char *output, *kernel_src, *rounds, *jobs, *timeout, *without;
 };
 
 #define T struct tailor_opts
@@ -33,6 +33,8 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "rounds", T, rounds, "N", "re-test and add what failed at most N times (default 3)"),
     OPT_STRING('j', "jobs", T, jobs, "N", "make -jN (default: the number of CPUs)"),
     OPT_STRING(0, "timeout", T, timeout, "SECS", "end a guest after SECS (default 300)"),
+    OPT_STRING(0, "without", T, without, "OPT,...",
+	       "leave these needed options out of round 1, to see the re-test find them (CONFIG_ omitted)"),
     OPT_VERBOSE("diagnostics (-v)"),
     OPT_HELP(),
     OPT_END(),
@@ -91,6 +93,30 @@ static void say_round(FILE *out, const struct tl_round *r, const struct footprin
 			fprintf(out, "%s%s", o == d->options ? ": " : ", ", *o);
 		fputc('\n', out);
 	}
+}
+
+/* --without: each named option must be one the footprint or the baselet wants */
+static int drop_wants(struct tl_wants *w, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(t, "CONFIG_", 7))
+			t += 7;
+		size_t i = 0;
+		while (i < w->n && strcmp(w->v[i].option, t))
+			i++;
+		if (i == w->n) {
+			rc = error("tailor: --without %s: not an option the footprint or the baselet needs", t);
+			break;
+		}
+		free(w->v[i].option);
+		free(w->v[i].why);
+		memmove(&w->v[i], &w->v[i + 1], (w->n - i - 1) * sizeof(w->v[0]));
+		w->n--;
+	}
+	free(copy);
+	return rc;
 }
 
 static bool equal(const struct tl_round *r, const struct footprint *orig)
@@ -156,6 +182,8 @@ static int cmd_tailor(int argc, char **argv)
 	for (size_t k = 0; k < nb; k++)
 		tl_wants_add(&x.wants, b[k].option, 'y', b[k].why, 0);
 	if (tl_needs(fp, db, &x.wants) < 0)
+		goto out;
+	if (o.without && drop_wants(&x.wants, o.without) < 0)
 		goto out;
 	src = tl_source(o.kernel_src, cache);
 	if (!src)

@@ -188,9 +188,19 @@ static void read_cstr(int fd, off_t off, char *buf, size_t n)
 static const char *const libdirs[] = {
     "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"};
 
+/* Tries dir/name (dir len bytes of d); true when it exists and was added. */
+static bool try_lib(struct tl_cpio *c, const char *d, size_t len, const char *name, int depth)
+{
+	char *path = xasprintf("%.*s/%s", (int)len, d, name);
+	bool hit = access(path, F_OK) == 0;
+	if (hit)
+		add_walk(c, path, depth + 1);
+	free(path);
+	return hit;
+}
+
 static void add_needed(struct tl_cpio *c, const char *elf, const char *name, const char *runpath, int depth)
 {
-	char path[PATH_MAX + NAME_MAX + 2];
 	if (strchr(name, '/')) {
 		add_walk(c, name, depth + 1);
 		return;
@@ -198,26 +208,21 @@ static void add_needed(struct tl_cpio *c, const char *elf, const char *name, con
 	/* RUNPATH's directories ($ORIGIN: the object's own), then the system's */
 	for (const char *p = runpath; p && *p; p += strcspn(p, ":"), p += *p == ':') {
 		size_t len = strcspn(p, ":");
-		char dir[PATH_MAX];
+		bool hit;
 		if (len >= 7 && !strncmp(p, "$ORIGIN", 7)) {
 			const char *slash = strrchr(elf, '/');
-			snprintf(dir, sizeof(dir), "%.*s%.*s", (int)(slash - elf), elf, (int)(len - 7), p + 7);
+			char *dir = xasprintf("%.*s%.*s", (int)(slash - elf), elf, (int)(len - 7), p + 7);
+			hit = try_lib(c, dir, strlen(dir), name, depth);
+			free(dir);
 		} else {
-			snprintf(dir, sizeof(dir), "%.*s", (int)len, p);
+			hit = try_lib(c, p, len, name, depth);
 		}
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		if (access(path, F_OK) == 0) {
-			add_walk(c, path, depth + 1);
+		if (hit)
 			return;
-		}
 	}
-	for (size_t i = 0; i < sizeof(libdirs) / sizeof(libdirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", libdirs[i], name);
-		if (access(path, F_OK) == 0) {
-			add_walk(c, path, depth + 1);
+	for (size_t i = 0; i < sizeof(libdirs) / sizeof(libdirs[0]); i++)
+		if (try_lib(c, libdirs[i], strlen(libdirs[i]), name, depth))
 			return;
-		}
-	}
 	debug("initramfs: %s needs %s, found in none of the library directories", elf, name);
 }
 

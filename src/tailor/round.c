@@ -34,7 +34,7 @@ static char *self_dir(void)
 static char *find_program(const char *name)
 {
 	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL; /* the guest starts in / */
 	static const char *const dirs[] = {"/bin", "/usr/bin"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name);
@@ -66,7 +66,7 @@ static int write_cpio(FILE *out, const void *c)
 /* The initramfs: the workload's files, kfootprint and its libraries, /init, and the command for /init to run. */
 static int make_initrd(const struct tl_ctx *x, const char *path)
 {
-	char *dir = self_dir(), *self = NULL, *init = NULL;
+	char *dir = self_dir(), *self = NULL, *init = NULL, *prog = NULL;
 	struct tl_cpio *c = tl_cpio_new();
 	struct strbuf initbin = STRBUF_INIT, cmd = STRBUF_INIT;
 	int rc = -1;
@@ -83,19 +83,19 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 	if (tl_cpio_add_footprint(c, x->orig) < 0 || tl_cpio_add_host(c, self) != 0)
 		goto out;
 	/* the command as it is named (/bin/ls where the footprint has /usr/bin/ls), found as the guest's execvp will */
-	char *prog = find_program(x->argv[0]);
+	prog = find_program(x->argv[0]);
 	if (!prog || tl_cpio_add_host(c, prog) != 0) {
 		error("tailor: the command '%s' is not found on this host", x->argv[0]);
-		free(prog);
 		goto out;
 	}
-	free(prog);
 	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
 	const char *const rec[] = {self, "record",     "-b",	   "ptrace",	"-q",
 				   "-o", "/dev/ttyS1", "--report", "/dev/null", "--"};
 	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++)
 		strbuf_add(&cmd, rec[i], strlen(rec[i]) + 1);
-	for (char *const *a = x->argv; *a; a++)
+	strbuf_add(&cmd, strchr(x->argv[0], '/') ? prog : x->argv[0],
+		   strlen(strchr(x->argv[0], '/') ? prog : x->argv[0]) + 1);
+	for (char *const *a = x->argv + 1; *a; a++)
 		strbuf_add(&cmd, *a, strlen(*a) + 1);
 	tl_cpio_add_data(c, "/kf/cmd", 0644, cmd.buf, cmd.len);
 	static const char *const dirs[] = {"/dev", "/proc", "/sys", "/tmp", "/root"};
@@ -111,6 +111,7 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 	rc = 0;
 out:
 	tl_cpio_free(c);
+	free(prog);
 	strbuf_release(&initbin);
 	strbuf_release(&cmd);
 	free(dir);
