@@ -48,7 +48,7 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all btf-build run check check-long check-asan unit bench bench-boot bench-kfuncs bench-loss accuracy deps deps-long deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
-all: $(BUILD)/kfootprint
+all: $(BUILD)/kfootprint $(BUILD)/kfootprint-init
 
 SRC_ALL  := $(sort $(filter-out src/bpf/% src/qemu/probe_init.c,$(wildcard src/*.c src/*/*.c)))
 SRC_LIB  := $(filter-out src/main.c $(if $(filter 1,$(NO_BPF)),src/trace/bpf% src/trace/kstack%),$(SRC_ALL))
@@ -219,6 +219,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkf.a
 
 # Workloads are built plainly (no sanitizer): their syscall footprint must be exactly what the source says.
 # A workload named *_m32.c is built for i386.
+# tailor's /init in the re-test guest: static, so that the initramfs needs nothing else for it
+$(BUILD)/kfootprint-init: src/tailor/init/kf-init.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@) && $(CC) -static -Os -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+
 $(BUILD)/workloads/%: tests/workloads/%.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@) && gcc -O1 -g -Wall -Werror -D_GNU_SOURCE $(if $(findstring _m32,$*),-m32 -static,) -o $@ $< -lpthread

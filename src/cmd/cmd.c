@@ -16,6 +16,7 @@ const struct kf_command *const kf_commands[] = {
     &kf_cmd_inventory,
     &kf_cmd_boot,
     &kf_cmd_qemu,
+    &kf_cmd_tailor,
     NULL,
 };
 // clang-format on

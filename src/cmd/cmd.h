@@ -37,6 +37,7 @@ extern const struct kf_command kf_cmd_seccomp;
 extern const struct kf_command kf_cmd_inventory;
 extern const struct kf_command kf_cmd_qemu;
 extern const struct kf_command kf_cmd_boot;
+extern const struct kf_command kf_cmd_tailor;
 
 /* Every command, in the order `kfootprint --help` lists them; NULL-terminated. */
 extern const struct kf_command *const kf_commands[];

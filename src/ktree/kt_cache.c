@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 /* Bump the number when what the scanner or the Kconfig reader records changes: old caches are then rebuilt. */
-#define MAGIC "kfootprint ktree cache 8\n"
+#define MAGIC "kfootprint ktree cache 9\n"
 
 /* FNV-1a of s and then of a 0xff byte, which no path holds: ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv(const char *s, uint64_t h)
@@ -130,6 +130,20 @@ int kt_cache_save(const char *file, const char *srcdir, const char *arch, const 
 		put_strv(&sb, r ? &r->selects : NULL);
 		put_strv(&sb, r ? &r->implies : NULL);
 		put_strv(&sb, r ? &r->defaults : NULL);
+		kt_put_str(&sb, r ? r->choice : NULL);
+	}
+	/* the choices' own entries (not options) */
+	size_t nch = 0;
+	for (size_t i = 0; i < kc->raw.cap; i++)
+		nch += kc->raw.keys[i] && !strncmp(kc->raw.keys[i], KT_CHOICE_PREFIX, strlen(KT_CHOICE_PREFIX));
+	kt_put_u64(&sb, nch);
+	for (size_t i = 0; i < kc->raw.cap; i++) {
+		if (!kc->raw.keys[i] || strncmp(kc->raw.keys[i], KT_CHOICE_PREFIX, strlen(KT_CHOICE_PREFIX)))
+			continue;
+		const struct kt_option_raw *r = kc->raw.vals[i];
+		kt_put_str(&sb, kc->raw.keys[i]);
+		put_strv(&sb, &r->defaults);
+		put_strv(&sb, &r->members);
 	}
 	put_rev(&sb, &kc->rsel);
 	put_rev(&sb, &kc->rimp);
@@ -293,23 +307,29 @@ int kt_cache_load(const char *file, const char *srcdir, const char *arch, struct
 		get_strv(&r, &raw->selects);
 		get_strv(&r, &raw->implies);
 		get_strv(&r, &raw->defaults);
+		raw->choice = kt_get_str(&r);
 		if (!o->name || !o->file) {
 			r.bad = true;
 			kt_option_free(o);
-			kt_strv_release(&raw->selects);
-			kt_strv_release(&raw->implies);
-			kt_strv_release(&raw->defaults);
-			free(raw);
+			kt_option_raw_free(raw);
 			break;
 		}
 		kt_option_free(kt_map_put(&kc->opts, o->name, o));
-		struct kt_option_raw *old = kt_map_put(&kc->raw, o->name, raw);
-		if (old) {
-			kt_strv_release(&old->selects);
-			kt_strv_release(&old->implies);
-			kt_strv_release(&old->defaults);
-			free(old);
+		kt_option_raw_free(kt_map_put(&kc->raw, o->name, raw));
+	}
+	size_t nch = get_count(&r);
+	for (size_t i = 0; i < nch && !r.bad; i++) {
+		char *key = kt_get_str(&r);
+		struct kt_option_raw *raw = xcalloc(1, sizeof(*raw));
+		get_strv(&r, &raw->defaults);
+		get_strv(&r, &raw->members);
+		if (!key || strncmp(key, KT_CHOICE_PREFIX, strlen(KT_CHOICE_PREFIX))) {
+			r.bad = true;
+			kt_option_raw_free(raw);
+		} else {
+			kt_option_raw_free(kt_map_put(&kc->raw, key, raw));
 		}
+		free(key);
 	}
 	get_rev(&r, &kc->rsel);
 	get_rev(&r, &kc->rimp);

@@ -209,6 +209,22 @@ long kt_cpp_eval(const char *expr, kt_lookup_fn lookup, void *ctx, bool *ok)
 
 /* ---- Kconfig expressions ---- */
 
+/* 12, -1, 0x1f: a constant; 64BIT and 32BIT are symbols though they start with a digit */
+bool kt_kexpr_number(const char *w)
+{
+	const char *p = w + (*w == '-');
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p[2]) {
+		for (p += 2; isxdigit((unsigned char)*p); p++)
+			;
+		return !*p;
+	}
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
 struct kx {
 	const char *p;
 	kt_lookup_fn lookup;
@@ -261,7 +277,7 @@ static const char *kx_atom(struct kx *k, char *buf, size_t len)
 	buf[n] = '\0';
 	if (strcmp(buf, "y") == 0 || strcmp(buf, "n") == 0 || strcmp(buf, "m") == 0)
 		return buf;
-	if (isdigit((unsigned char)buf[0]) || (buf[0] == '-' && isdigit((unsigned char)buf[1])))
+	if (kt_kexpr_number(buf))
 		return buf;
 	const char *v = k->lookup(k->ctx, buf);
 	return v ? v : "n";

@@ -111,6 +111,8 @@ bool kt_cond_eval(const struct kt_cond *c, kt_lookup_fn lookup, void *ctx);
 long kt_cpp_eval(const char *expr, kt_lookup_fn lookup, void *ctx, bool *ok);
 /* Evaluates a Kconfig expression to 0 (n), 1 (m) or 2 (y) (kt_expr.c). */
 int kt_kexpr_eval(const char *expr, kt_lookup_fn lookup, void *ctx);
+/* A number in a Kconfig expression (12, -1, 0x1f), not a symbol such as 64BIT. */
+bool kt_kexpr_number(const char *word);
 
 /*
  * Splits a preprocessor condition into an AND of single-symbol conditions when it is one ("defined(CONFIG_A)
@@ -279,8 +281,17 @@ struct kt_option_raw {
 	struct kt_strv selects; /* "SYM" or "SYM if EXPR" */
 	struct kt_strv implies;
 	struct kt_strv defaults; /* "EXPR" or "EXPR if COND" */
+	/*
+	 * Choices: a member names its choice's key here; the choice itself is a raw entry under that key
+	 * ("choice@arch/x86/Kconfig:12", which no symbol can be called) with its defaults and members in order.
+	 */
+	char *choice;
+	struct kt_strv members;
 };
+/* The key of a choice's raw entry starts with this (kt_option_raw(kc, member->choice) finds it). */
+#define KT_CHOICE_PREFIX "choice@"
 struct kt_option_raw *kt_option_raw(const struct kt_kconfig *kc, const char *name);
+void kt_option_raw_free(struct kt_option_raw *r);
 
 /* ---- MAINTAINERS (kt_maintainers.c) ---- */
 

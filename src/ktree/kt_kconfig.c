@@ -11,9 +11,11 @@
 #include "util/xalloc.h"
 
 struct block {
-	char *expr;   /* the `if` expression or the menu's `depends on` (NULL when none) */
-	bool is_menu; /* menu/choice/if: which end keyword closes it */
-	int kind;     /* 0 if, 1 menu, 2 choice */
+	char *expr;		      /* the `if` expression or the menu's `depends on` (NULL when none) */
+	bool is_menu;		      /* menu/choice/if: which end keyword closes it */
+	int kind;		      /* 0 if, 1 menu, 2 choice */
+	struct kt_option_raw *choice; /* kind 2: the choice's raw entry, under key */
+	char *key;
 };
 
 struct kparser {
@@ -110,6 +112,18 @@ static void finish_entry(struct kparser *p)
 	p->cur_kind = 2;
 }
 
+/* The innermost enclosing block when it is a choice (members of a choice nest no further blocks in practice). */
+static const struct block *current_choice(const struct kparser *p)
+{
+	for (size_t i = p->nb; i-- > 0;) {
+		if (p->b[i].kind == 2)
+			return p->b[i].choice ? &p->b[i] : NULL;
+		if (p->b[i].kind == 1)
+			return NULL;
+	}
+	return NULL;
+}
+
 static void new_entry(struct kparser *p, const char *name, int line)
 {
 	finish_entry(p);
@@ -132,6 +146,12 @@ static void new_entry(struct kparser *p, const char *name, int line)
 	p->cur = o;
 	p->raw = r;
 	p->cur_kind = 0;
+	const struct block *ch = current_choice(p);
+	if (ch && !r->choice) {
+		r->choice = xstrdup(ch->key);
+		if (!kt_strv_has(&ch->choice->members, name))
+			kt_strv_push(&ch->choice->members, name);
+	}
 }
 
 static void reverse(struct kt_map *m, const char *target, const char *who, const char *cond)
@@ -169,6 +189,20 @@ static void add_default(struct kparser *p, const char *rest)
 {
 	if (p->raw)
 		kt_strv_push(&p->raw->defaults, rest);
+	else if (p->cur_kind == 3 && p->nb && p->b[p->nb - 1].choice)
+		kt_strv_push(&p->b[p->nb - 1].choice->defaults, rest); /* the choice's `default MEMBER [if EXPR]` */
+}
+
+/* A choice's raw entry, keyed by where it starts; a second parse of the same text finds the same entry. */
+static void open_choice(struct kparser *p, int line)
+{
+	struct block *b = &p->b[p->nb - 1];
+	b->key = xasprintf(KT_CHOICE_PREFIX "%s:%d", p->rel, line);
+	b->choice = kt_map_get(&p->kc->raw, b->key);
+	if (!b->choice) {
+		b->choice = xcalloc(1, sizeof(*b->choice));
+		kt_map_put(&p->kc->raw, b->key, b->choice);
+	}
 }
 
 static void select_like(struct kparser *p, const char *rest, bool imply)
@@ -242,6 +276,8 @@ static void push_block(struct kparser *p, char *expr, int kind)
 	p->b[p->nb].expr = expr;
 	p->b[p->nb].kind = kind;
 	p->b[p->nb].is_menu = kind != 0;
+	p->b[p->nb].choice = NULL;
+	p->b[p->nb].key = NULL;
 	p->nb++;
 }
 
@@ -251,8 +287,10 @@ static void pop_block(struct kparser *p, int kind)
 	for (size_t i = p->nb; i-- > 0;) {
 		if (p->b[i].kind != kind)
 			continue;
-		for (size_t j = i; j < p->nb; j++)
+		for (size_t j = i; j < p->nb; j++) {
 			free(p->b[j].expr);
+			free(p->b[j].key);
+		}
 		p->nb = i;
 		return;
 	}
@@ -421,6 +459,7 @@ static void parse_text(struct kparser *proto, const char *text)
 			finish_entry(&p);
 			push_block(&p, NULL, 2);
 			p.cur_kind = 3;
+			open_choice(&p, start);
 		} else if (kw(s, "endchoice", &r)) {
 			finish_entry(&p);
 			pop_block(&p, 2);
@@ -440,8 +479,10 @@ static void parse_text(struct kparser *proto, const char *text)
 		/* range, option, modules, visible if, transitional: not needed */
 	}
 	finish_entry(&p);
-	for (size_t i = 0; i < p.nb; i++)
+	for (size_t i = 0; i < p.nb; i++) {
 		free(p.b[i].expr);
+		free(p.b[i].key);
+	}
 	free(p.b);
 	strbuf_release(&p.deps);
 	strbuf_release(&ln);
@@ -602,14 +643,21 @@ static void free_opt(void *p)
 	kt_option_free(p);
 }
 
-static void free_raw(void *p)
+void kt_option_raw_free(struct kt_option_raw *r)
 {
-	struct kt_option_raw *r = p;
-
+	if (!r)
+		return;
 	kt_strv_release(&r->selects);
 	kt_strv_release(&r->implies);
 	kt_strv_release(&r->defaults);
+	kt_strv_release(&r->members);
+	free(r->choice);
 	free(r);
+}
+
+static void free_raw(void *p)
+{
+	kt_option_raw_free(p);
 }
 
 static void free_strv(void *p)

@@ -320,4 +320,53 @@ struct kt_compiled {
 struct kt_compiled *kt_compiled_eval(const char *srcdir, const char *arch, const struct kt_config *cfg, char **err);
 void kt_compiled_free(struct kt_compiled *c);
 
+/* ---- the closure of needed options over Kconfig (kt_closure.c) ---------------------------------------- */
+
+/* An option a footprint needs: value 'y' (or 'm') to be on, 'n' to be off. */
+struct kt_want {
+	const char *option; /* no CONFIG_ */
+	char value;
+};
+
+/* How an option came into the closure: asked for, or which condition of `because` needs it. */
+enum kt_need_how {
+	KT_NEED_ROOT,	 /* asked for */
+	KT_NEED_DEPENDS, /* in the `depends on` of because (with its enclosing if/menu) */
+	KT_NEED_VISIBLE, /* in the `if` of because's prompt: without it the prompt, and so the assignment, is gone */
+	KT_NEED_SELECTS, /* it selects the hidden because, which nothing else turns on */
+	KT_NEED_DEFAULT, /* in the default that turns the hidden because on */
+	KT_NEED_OFF,	 /* must stay off: because's condition says !option */
+};
+const char *kt_need_how_name(enum kt_need_how h);
+
+struct kt_need {
+	char *option;
+	char value; /* 'y' or 'n': what the fragment asks */
+	char final; /* 'y', 'm' or 'n': what the closure computes allnoconfig then gives it */
+	enum kt_need_how how;
+	char *because; /* the option whose condition brought it in; NULL for one asked for */
+	char *expr;    /* that condition, macros expanded ("MISC_FILESYSTEMS && BLOCK") */
+	bool hidden;   /* no visible prompt: a fragment cannot set it, it follows from the others */
+};
+
+struct kt_unmet {
+	char *option;
+	char *why; /* "needs X86_32 off (...)", "not defined by this tree's Kconfig" */
+};
+
+struct kt_closure {
+	struct kt_need *needs; /* what was asked and holds, in the order asked, then what it brought in */
+	size_t nneeds, capneeds;
+	struct kt_unmet *unmet; /* what cannot hold, with why; what it would have brought in is left out */
+	size_t nunmet, capunmet;
+};
+
+/*
+ * The assignments that make every wanted value hold on allnoconfig for the index's architecture (give "64BIT"
+ * among want for x86_64: x86's allnoconfig answers 32-bit). 0 when all hold, -1 when
+ * some cannot (out->unmet). The kernel's own conf is the judge; this proposes what to hand it.
+ */
+int kt_index_closure(const struct kt_index *idx, const struct kt_want *want, size_t n, struct kt_closure *out);
+void kt_closure_release(struct kt_closure *c);
+
 #endif

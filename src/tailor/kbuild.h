@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_TAILOR_KBUILD_H
+#define KF_TAILOR_KBUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The kernel builder of tailor (and of measurement builds): a fragment on allnoconfig, judged by the tree's own
+ * kconfig (`make allnoconfig KCONFIG_ALLCONFIG=`), then `make bzImage` in a build directory of the cache named by
+ * the hash of the resulting .config, the tree and the compiler, so that an unchanged configuration is never built
+ * twice. The source tree is only read: every make runs with O= a directory of the cache. See docs/tailor.md.
+ */
+
+struct tl_kernel {
+	char *src;     /* the tree, absolute */
+	char *version; /* "6.1.192" from its Makefile */
+	char *dir;     /* the build directory: <cache>/build/<hash> */
+	char key[17];  /* the first 16 hex digits of the hash */
+	char *config;  /* the .config text that conf made of the fragment */
+	bool built;    /* dir holds a complete build (bzImage, vmlinux) */
+	bool cached;   /* ... that an earlier run made */
+	double seconds;
+};
+
+/*
+ * The cache directory: $KF_TAILOR_CACHE, else /var/cache/kfootprint/tailor (kfootprint runs as root; the
+ * directory is made root's, 0700). malloc'd.
+ */
+char *tl_cache_dir(void);
+
+/*
+ * The tree to build: srcdir when given (checked to be a kernel tree), else Debian's linux-source-6.1, extracted
+ * once from /usr/src/linux-source-6.1.tar.xz into <cache>/src under a lock. malloc'd absolute path, or NULL
+ * after a message.
+ */
+char *tl_source(const char *srcdir, const char *cache);
+
+/*
+ * Runs the tree's kconfig on fragment (allnoconfig + fragment) and finds the build directory of the result:
+ * k->config, k->key, k->dir, k->built. 0, or -1 after a message (nothing of the attempt is left in the cache).
+ */
+int tl_kernel_config(const char *src, const char *cache, const char *fragment, struct tl_kernel *k);
+
+/*
+ * make -jJOBS bzImage in k->dir unless k->built: a live progress line on stderr when it is a terminal, the
+ * whole log in k->dir/build.log; on failure one line and the log's last lines. Then the cache is pruned to
+ * max_bytes (the least lately used builds first, never k's). 0, or -1 after a message.
+ */
+int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint64_t max_bytes);
+
+/* k->dir/arch/x86/boot/bzImage and k->dir/vmlinux, malloc'd. */
+char *tl_kernel_file(const struct tl_kernel *k, const char *rel);
+void tl_kernel_release(struct tl_kernel *k);
+
+#endif

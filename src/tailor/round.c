@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+// One round of tailor: the wants closed and built, the initramfs made, the workload re-run in the guest.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "footprint/footprint.h"
+#include "tailor/initramfs.h"
+#include "tailor/kbuild.h"
+#include "tailor/round.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static char *self_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return xstrdup(buf);
+}
+
+/* argv[0] as execvp finds it: itself with a '/', else in PATH (the guest's default path is /bin:/usr/bin) */
+static char *find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL; /* the guest starts in / */
+	static const char *const dirs[] = {"/bin", "/usr/bin"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static int read_file(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(sb, buf, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+static int write_cpio(FILE *out, const void *c)
+{
+	return tl_cpio_write(c, out);
+}
+
+/* The initramfs: the workload's files, kfootprint and its libraries, /init, and the command for /init to run. */
+static int make_initrd(const struct tl_ctx *x, const char *path)
+{
+	char *dir = self_dir(), *self = NULL, *init = NULL, *prog = NULL;
+	struct tl_cpio *c = tl_cpio_new();
+	struct strbuf initbin = STRBUF_INIT, cmd = STRBUF_INIT;
+	int rc = -1;
+	if (!dir) {
+		perror_msg("tailor: /proc/self/exe");
+		goto out;
+	}
+	self = xasprintf("%s/kfootprint", dir);
+	init = getenv("KF_TAILOR_INIT") ? xstrdup(getenv("KF_TAILOR_INIT")) : xasprintf("%s/kfootprint-init", dir);
+	if (read_file(init, &initbin) < 0) {
+		perror_msg("tailor: the guest's init '%s' (built with kfootprint)", init);
+		goto out;
+	}
+	if (tl_cpio_add_footprint(c, x->orig) < 0 || tl_cpio_add_host(c, self) != 0)
+		goto out;
+	/* the command as it is named (/bin/ls where the footprint has /usr/bin/ls), found as the guest's execvp will */
+	prog = find_program(x->argv[0]);
+	if (!prog || tl_cpio_add_host(c, prog) != 0) {
+		error("tailor: the command '%s' is not found on this host", x->argv[0]);
+		goto out;
+	}
+	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
+	const char *const rec[] = {self, "record",     "-b",	   "ptrace",	"-q",
+				   "-o", "/dev/ttyS1", "--report", "/dev/null", "--"};
+	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++)
+		strbuf_add(&cmd, rec[i], strlen(rec[i]) + 1);
+	strbuf_add(&cmd, strchr(x->argv[0], '/') ? prog : x->argv[0],
+		   strlen(strchr(x->argv[0], '/') ? prog : x->argv[0]) + 1);
+	for (char *const *a = x->argv + 1; *a; a++)
+		strbuf_add(&cmd, *a, strlen(*a) + 1);
+	tl_cpio_add_data(c, "/kf/cmd", 0644, cmd.buf, cmd.len);
+	static const char *const dirs[] = {"/dev", "/proc", "/sys", "/tmp", "/root"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		tl_cpio_add_dir(c, dirs[i]);
+	FILE *f = fopen(path, "we");
+	if (!f || write_cpio(f, c) < 0 || fclose(f) != 0) {
+		perror_msg("tailor: writing the initramfs '%s'", path);
+		unlink(path);
+		goto out;
+	}
+	debug("tailor: initramfs %s: %zu entries", path, tl_cpio_count(c));
+	rc = 0;
+out:
+	tl_cpio_free(c);
+	free(prog);
+	strbuf_release(&initbin);
+	strbuf_release(&cmd);
+	free(dir);
+	free(self);
+	free(init);
+	return rc;
+}
+
+int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->round = round;
+	struct kt_want *kw = xcalloc(x->wants.n + 1, sizeof(*kw));
+	for (size_t i = 0; i < x->wants.n; i++)
+		kw[i] = (struct kt_want){x->wants.v[i].option, x->wants.v[i].value};
+	kt_index_closure(x->idx, kw, x->wants.n, &r->closure);
+	free(kw);
+	r->fragment = tl_fragment(&r->closure, &x->wants);
+	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0 ||
+	    tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
+		return -1;
+	r->bzimage = tl_kernel_file(&r->kernel, "arch/x86/boot/bzImage");
+	r->dir = xasprintf("%s/round%d", x->workdir, round);
+	if (mkdir(r->dir, 0700) < 0 && errno != EEXIST)
+		return perror_msg("tailor: '%s'", r->dir);
+	r->initrd = xasprintf("%s/initrd.cpio", r->dir);
+	if (make_initrd(x, r->initrd) < 0)
+		return -1;
+	r->retest = (struct tl_retest){
+	    .bzimage = r->bzimage, .initrd = r->initrd, .dir = r->dir, .timeout_s = x->timeout_s, .mem_mb = 512};
+	fprintf(stderr, "kfootprint: tailor: round %d: booting the tailored kernel (%s) under QEMU\n", round,
+		r->kernel.key);
+	tl_retest_run(&r->retest);
+	if (!r->retest.booted)
+		return 0; /* the caller says what the console said */
+	r->fp = fp__load(r->retest.footprint);
+	if (r->fp)
+		tl_compare(x->orig, r->fp, x->db, &r->diffs);
+	return 0;
+}
+
+void tl_round_release(struct tl_round *r)
+{
+	kt_closure_release(&r->closure);
+	free(r->fragment);
+	tl_kernel_release(&r->kernel);
+	free(r->bzimage);
+	free(r->dir);
+	free(r->initrd);
+	tl_retest_release(&r->retest);
+	if (r->fp)
+		fp__free(r->fp);
+	tl_diffs_release(&r->diffs);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_TAILOR_H
+#define KF_TAILOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ktree/ktree.h"
+
+struct footprint;
+
+/*
+ * kfootprint tailor (docs/tailor.md): the options footprints need, closed over the tree's Kconfig, built into a
+ * kernel (kbuild.h), booted under QEMU with an initramfs of the workload's own files (initramfs.h) where the
+ * workload runs again under kfootprint's ptrace recorder; the two footprints compared, and what differs added
+ * back, for a bounded number of rounds.
+ */
+
+/* A row of the baselet: an option booting and re-testing need, and why. */
+struct tl_base {
+	const char *option, *why;
+};
+const struct tl_base *tl_baselet(size_t *n);
+
+/* An option wanted, with why (malloc'd), for the fragment's comments and the report. */
+struct tl_want {
+	char *option;
+	char value; /* 'y' or 'n' */
+	char *why;
+	int round; /* 0: from the footprints and the baselet; N: added after round N's re-test */
+};
+
+struct tl_wants {
+	struct tl_want *v;
+	size_t n, cap;
+};
+/* Adds (or, for one already there, keeps the first why of) an option. */
+void tl_wants_add(struct tl_wants *w, const char *option, char value, const char *why, int round);
+bool tl_wants_has(const struct tl_wants *w, const char *option);
+void tl_wants_release(struct tl_wants *w);
+
+/*
+ * The options the footprint's mapping (the built-in database) needs on, and those only needed off, into w.
+ * 0, or -1 after a message.
+ */
+struct mapdb;
+int tl_needs(struct footprint *fp, const struct mapdb *db, struct tl_wants *w); /* db outlives fp */
+
+/* The fragment of a closure: CONFIG_X=y for each option a fragment can set, a comment naming why. malloc'd. */
+char *tl_fragment(const struct kt_closure *c, const struct tl_wants *w);
+
+/* One re-test in QEMU. */
+struct tl_retest {
+	const char *bzimage, *initrd, *dir; /* dir: where the guest's outputs go */
+	unsigned timeout_s, mem_mb;
+	/* out */
+	char *console, *footprint, *stdout_path; /* files in dir */
+	bool booted;				 /* /init ran */
+	bool ended;				 /* the command ended and init said how */
+	int exit_code;				 /* the command's, when ended */
+	double seconds;				 /* QEMU's run, wall */
+};
+int tl_retest_run(struct tl_retest *r);
+void tl_retest_release(struct tl_retest *r);
+
+/* What a re-test did that the original did not: a call of the original's that now fails. */
+struct tl_diff {
+	char *syscall; /* "socket" */
+	char *abi;
+	int err;		  /* the errno it fails with now */
+	unsigned long long calls; /* how many failed so */
+	char **options;		  /* the options its mapping names, NULL-terminated */
+};
+struct tl_diffs {
+	struct tl_diff *v;
+	size_t n, cap;
+};
+/* Calls that succeeded in orig and fail in retest with an errno that says missing kernel code. */
+int tl_compare(const struct footprint *orig, struct footprint *retest, const struct mapdb *db, struct tl_diffs *d);
+void tl_diffs_release(struct tl_diffs *d);
+
+#endif

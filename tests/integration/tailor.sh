@@ -1,0 +1,50 @@
+#!/bin/sh
+# kfootprint tailor in make check: the builder's configuration stage on the real tree (build/tests/test_tailor_kbuild
+# with KF_KSRC), and bad input, each one line and exit 1 with nothing written: no -o, no footprint, a footprint
+# of another ABI, a --kernel-src that is not a tree. The whole loop (a kernel build of minutes, boots under TCG)
+# is in make check-long (tests/long/tailor.sh).
+. "$(dirname "$0")/../lib.sh"
+
+tarball=/usr/src/linux-source-6.1.tar.xz
+cache=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
+bin="$KF_TOP/$KF_BUILD/tests/test_tailor_kbuild"
+
+# one line, exit 1, the output directory not made: NAME EXPECTED-WORDS ARGS...
+refused() {
+	name=$1 words=$2
+	shift 2
+	rm -rf "$T/out"
+	"$KF" tailor "$@" >"$T/so" 2>"$T/se"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$T/se")" -eq 1 ] && grep -q "^kfootprint: .*$words" "$T/se" && [ ! -e "$T/out" ]; then
+		ok "tailor: $name"
+	else
+		not_ok "tailor: $name: exit $rc, stderr: $(head -c 300 "$T/se")"
+	fi
+}
+"$KF" -q -b ptrace -o "$T/true.json" --report /dev/null -- true || not_ok "tailor: recording true"
+refused "no -o" "give -o DIR" "$T/true.json"
+refused "no footprint" "no footprint" -o "$T/out"
+refused "a missing footprint" "missing.json" -o "$T/out" "$T/missing.json"
+refused "a footprint of i386 calls" "i386 calls" -o "$T/out" "$KF_TOP/tests/fuzz/corpus/odd.json"
+refused "a --kernel-src that is no tree" "not a kernel tree" -o "$T/out" --kernel-src /usr/share "$T/true.json"
+refused "--rounds 0" "rounds" -o "$T/out" --rounds 0 "$T/true.json"
+
+[ -x "$bin" ] || { not_ok "tailor: $bin is not built (make unit)"; exit 0; }
+if [ ! -f "$cache/.kf-complete" ]; then
+	[ -r "$tarball" ] || { skip tailor_kbuild "$tarball is missing (apt-get install linux-source-6.1)"; exit 0; }
+	mkdir -p "$(dirname "$cache")"
+	exec 8>"$cache.lock"
+	flock 8
+	if [ ! -f "$cache/.kf-complete" ]; then
+		rm -rf "$cache.tmp" && mkdir -p "$cache.tmp" && tar -xJf "$tarball" -C "$cache.tmp" ||
+			{ rm -rf "$cache.tmp"; not_ok "tailor: cannot extract $tarball"; exit 0; }
+		rm -rf "$cache" && mv "$cache.tmp" "$cache" && touch "$cache/.kf-complete"
+	fi
+	flock -u 8
+fi
+src=$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
+KF_KSRC=$src CMOCKA_MESSAGE_OUTPUT=TAP "$bin" >"$T/kbuild.out" 2>&1
+rc=$?
+sed -e '/^1\.\./d' -e 's/^\(not \)\{0,1\}ok [0-9]* - /&tailor_/' "$T/kbuild.out" | grep -E '^(not )?ok'
+[ "$rc" -eq 0 ] || { not_ok "tailor: test_tailor_kbuild exited $rc"; tail -n 20 "$T/kbuild.out" | sed 's/^/#   /'; }

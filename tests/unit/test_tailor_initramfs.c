@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tailor's initramfs from a footprint: the programs and files it names, their ELF interpreter and libraries, the
+ * links on the way (Debian's /bin, /lib and /lib64 are links into /usr). The archive is listed by GNU cpio, then
+ * extracted and its program run chrooted into it: what the initramfs holds is enough for the program to run.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "footprint/footprint.h"
+#include "tailor/initramfs.h"
+
+static char dir[] = "/tmp/kf-initramfs-test.XXXXXX";
+
+static int setup(void **state)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char *cmd = NULL;
+	if (asprintf(&cmd, "rm -rf '%s'", dir) > 0 && system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	free(cmd);
+	return 0;
+}
+
+static char *run(const char *fmt, const char *arg)
+{
+	char *cmd = NULL, *out = NULL;
+	size_t cap = 0;
+	assert_true(asprintf(&cmd, fmt, arg, arg) > 0);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	ssize_t n = getdelim(&out, &cap, '\0', p);
+	assert_int_equal(pclose(p), 0);
+	free(cmd);
+	if (n < 0) {
+		free(out);
+		out = strdup("");
+	}
+	return out;
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+static void test_from_footprint(void **state)
+{
+	if (access("/usr/bin/ls", X_OK) < 0 || access("/usr/sbin/chroot", X_OK) < 0 ||
+	    access("/usr/bin/cpio", X_OK) < 0)
+		skip();
+	struct footprint *fp = fp__new();
+	struct fp_proc *p = fp__proc_new(fp, 100, 1, 0);
+	char **argv = calloc(3, sizeof(*argv)); /* the footprint's to free */
+	assert_non_null(argv);
+	argv[0] = strdup("ls");
+	argv[1] = strdup("/");
+	fp__proc_exec(fp, p, "/bin/ls", argv, "ls");
+	fp__open(fp, p, "/etc/ld.so.cache", O_RDONLY, 0, 1);
+	fp__open(fp, p, "/proc/filesystems", O_RDONLY, 0, 1); /* the guest's own */
+	fp__open(fp, p, "/nonexistent/file", O_RDONLY, 2, 1); /* failed: not carried */
+	struct tl_cpio *c = tl_cpio_new();
+	assert_int_equal(tl_cpio_add_footprint(c, fp), 0);
+	const char init[] = "#!/bin/ls\n";
+	tl_cpio_add_data(c, "/init", 0755, init, sizeof(init) - 1);
+	tl_cpio_add_dir(c, "/proc");
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/initrd.cpio", dir) > 0);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(tl_cpio_write(c, out), 0);
+	assert_int_equal(fclose(out), 0);
+
+	char *list = run("cpio -it --quiet < '%s'", path);
+	assert_true(listed(list, "bin"));				 /* the link */
+	assert_true(listed(list, "usr/bin/ls"));			 /* its target */
+	assert_true(listed(list, "lib64"));				 /* PT_INTERP's link */
+	assert_true(listed(list, "usr/lib/x86_64-linux-gnu/libc.so.6")); /* DT_NEEDED of libselinux, of ls */
+	assert_true(listed(list, "usr/lib/x86_64-linux-gnu/libselinux.so.1"));
+	assert_true(listed(list, "etc/ld.so.cache"));
+	assert_true(listed(list, "init"));
+	assert_true(listed(list, "proc"));
+	assert_false(listed(list, "proc/filesystems"));
+	assert_false(listed(list, "nonexistent"));
+	free(list);
+	char *links = run("cpio -itv --quiet < '%s' | grep -c -- '-> usr/bin'", path);
+	assert_int_equal(atoi(links), 1);
+	free(links);
+
+	/* extracted, the program runs in it alone */
+	char *root = NULL;
+	assert_true(asprintf(&root, "%s/root", dir) > 0);
+	char *cmd = NULL;
+	assert_true(asprintf(&cmd, "mkdir '%s' && cd '%s' && cpio -id --quiet < '%s'", root, root, path) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	char *ls = run("chroot '%s' /bin/ls / && true '%s'", root);
+	assert_true(listed(ls, "usr"));
+	assert_true(listed(ls, "init"));
+	free(ls);
+
+	/* the same footprint, the same bytes */
+	struct tl_cpio *again = tl_cpio_new();
+	assert_int_equal(tl_cpio_add_footprint(again, fp), 0);
+	tl_cpio_add_data(again, "/init", 0755, init, sizeof(init) - 1);
+	tl_cpio_add_dir(again, "/proc");
+	assert_int_equal(tl_cpio_count(again), tl_cpio_count(c));
+	char *p2 = NULL;
+	assert_true(asprintf(&p2, "%s/again.cpio", dir) > 0);
+	out = fopen(p2, "w");
+	assert_int_equal(tl_cpio_write(again, out), 0);
+	fclose(out);
+	assert_true(asprintf(&cmd, "cmp -s '%s' '%s'", path, p2) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(p2);
+	tl_cpio_free(again);
+	tl_cpio_free(c);
+	fp__free(fp);
+	free(root);
+	free(path);
+}
+
+static void test_bad_input(void **state)
+{
+	struct tl_cpio *c = tl_cpio_new();
+	assert_int_equal(tl_cpio_add_host(c, "relative/path"), -1);
+	assert_int_equal(tl_cpio_add_host(c, "/nonexistent/file"), 1);
+	assert_int_equal(tl_cpio_add_host(c, "/dev/null"), 1);
+	char *loop = NULL;
+	assert_true(asprintf(&loop, "%s/loop", dir) > 0);
+	assert_int_equal(symlink("loop", loop), 0); /* a link to itself */
+	assert_int_equal(tl_cpio_add_host(c, loop), -1);
+	free(loop);
+	/* a FILE that cannot be written */
+	FILE *full = fopen("/dev/full", "w");
+	if (full) {
+		tl_cpio_add_data(c, "/x", 0644, "x", 1);
+		setvbuf(full, NULL, _IONBF, 0);
+		assert_int_equal(tl_cpio_write(c, full), -1);
+		fclose(full);
+	}
+	tl_cpio_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_from_footprint),
+	    cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
