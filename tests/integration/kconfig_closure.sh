@@ -12,28 +12,15 @@
 # /var/tmp/kfootprint-kconf, under a lock).
 . "$(dirname "$0")/../lib.sh"
 
-tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
 kconf=${KF_KCONF_CACHE:-/var/tmp/kfootprint-kconf}
 bin="$KF_TOP/$KF_BUILD/tests/test_kconfig_real"
 db="$KF_TOP/data/mapdb-6.1-x86_64.json"
 
 [ -x "$bin" ] || { not_ok "kconfig_closure: $bin is not built (make unit)"; exit 0; }
-if [ ! -f "$cache/.kf-complete" ]; then
-	[ -r "$tarball" ] || { skip kconfig_closure "$tarball is missing (apt-get install linux-source-6.1)"; exit 0; }
-	# the first test to need the tree extracts it; another one extracting it at the same time waits here
-	mkdir -p "$(dirname "$cache")"
-	exec 8>"$cache.lock"
-	flock 8
-	if [ ! -f "$cache/.kf-complete" ]; then
-		rm -rf "$cache.tmp" && mkdir -p "$cache.tmp" && tar -xJf "$tarball" -C "$cache.tmp" ||
-			{ rm -rf "$cache.tmp"; not_ok "kconfig_closure: cannot extract $tarball"; exit 0; }
-		rm -rf "$cache" && mv "$cache.tmp" "$cache" && touch "$cache/.kf-complete"
-	fi
-	flock -u 8
+if ! src=$(ksrc_tree); then
+	skip kconfig_closure "$KSRC_TARBALL is missing (apt-get install linux-source-6.1)"
+	exit 0
 fi
-src=$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
-[ -n "$src" ] || { not_ok "kconfig_closure: no linux-source-* directory in $cache"; exit 0; }
 for t in flex bison make gcc; do
 	command -v $t >/dev/null || { skip kconfig_closure "no $t: the kernel's kconfig tools cannot be built"; exit 0; }
 done

@@ -5,8 +5,6 @@
 # is in make check-long (tests/long/tailor.sh).
 . "$(dirname "$0")/../lib.sh"
 
-tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${KF_KSRC_CACHE:-/var/tmp/kfootprint-ksrc}
 bin="$KF_TOP/$KF_BUILD/tests/test_tailor_kbuild"
 
 # one line, exit 1, the output directory not made: NAME EXPECTED-WORDS ARGS...
@@ -31,19 +29,10 @@ refused "a --kernel-src that is no tree" "not a kernel tree" -o "$T/out" --kerne
 refused "--rounds 0" "rounds" -o "$T/out" --rounds 0 "$T/true.json"
 
 [ -x "$bin" ] || { not_ok "tailor: $bin is not built (make unit)"; exit 0; }
-if [ ! -f "$cache/.kf-complete" ]; then
-	[ -r "$tarball" ] || { skip tailor_kbuild "$tarball is missing (apt-get install linux-source-6.1)"; exit 0; }
-	mkdir -p "$(dirname "$cache")"
-	exec 8>"$cache.lock"
-	flock 8
-	if [ ! -f "$cache/.kf-complete" ]; then
-		rm -rf "$cache.tmp" && mkdir -p "$cache.tmp" && tar -xJf "$tarball" -C "$cache.tmp" ||
-			{ rm -rf "$cache.tmp"; not_ok "tailor: cannot extract $tarball"; exit 0; }
-		rm -rf "$cache" && mv "$cache.tmp" "$cache" && touch "$cache/.kf-complete"
-	fi
-	flock -u 8
+if ! src=$(ksrc_tree); then
+	skip tailor_kbuild "$KSRC_TARBALL is missing (apt-get install linux-source-6.1)"
+	exit 0
 fi
-src=$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
 KF_KSRC=$src CMOCKA_MESSAGE_OUTPUT=TAP "$bin" >"$T/kbuild.out" 2>&1
 rc=$?
 sed -e '/^1\.\./d' -e 's/^\(not \)\{0,1\}ok [0-9]* - /&tailor_/' "$T/kbuild.out" | grep -E '^(not )?ok'
