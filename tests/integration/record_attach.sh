@@ -108,7 +108,10 @@ eq "ctrl-c: the workload is gone" "" "$(state "$(cat "$T/p4")")"
 
 # --- Ctrl-C at a terminal: SIGINT to the whole process group; the workload dies of its own SIGINT ---
 if command -v setsid >/dev/null; then
-	setsid "$KF" record -b ptrace -F json --report /dev/null -o "$T/int2.json" -- "$SL" >"$T/p6" &
+	# a background job of this shell ignores SIGINT, and the workload now inherits that as it would without
+	# kfootprint (record_inherit.sh): a terminal's foreground job has SIGINT at its default, so give it that
+	"$PY" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+		setsid "$KF" record -b ptrace -F json --report /dev/null -o "$T/int2.json" -- "$SL" >"$T/p6" &
 	kpid=$!
 	guard "$kpid"
 	waitfile "$T/p6"

@@ -108,6 +108,12 @@ static void test_closure_for_conf(void **state)
 
 int main(void)
 {
+	/* cmocka's TAP output reports skip() as "not ok ... # SKIP", which the runner counts as a failure */
+	if (!getenv("KF_KSRC") || !*getenv("KF_KSRC")) {
+		printf("1..1\nok 1 - kconfig_real # SKIP KF_KSRC is not set (tests/integration/kconfig_closure.sh sets "
+		       "it)\n");
+		return 0;
+	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_closure_for_conf),
 	};

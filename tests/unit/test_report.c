@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "fp_sample.h"
+#include "kmap/annotate.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 
@@ -209,69 +210,80 @@ static void test_csv(void **state)
 }
 
 /* The default layout: summary, one syscall table by time (strace -c's order), per-process tables for 3 processes. */
+static char *render_text(struct footprint *fp, const struct text_opts *o);
+
+/* The text report as the commands render it: with the built-in databases' view made before rendering. */
+static void check_text(struct footprint *fp, const char *want)
+{
+	char *got = render_text(fp, NULL);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void test_text(void **state)
 {
 	struct footprint *fp = sample_fp();
 
-	check("text", fp,
-	      "footprint:    complete\n"
-	      "command:      sh -c 'ls /tmp | wc -l'\n"
-	      "label:        startup\n"
-	      "user:         root\n"
-	      "backend:      ptrace\n"
-	      "started at:   2026-11-29T10:00:00Z\n"
-	      "elapsed:      0.500s\n"
-	      "exit:         code 0\n"
-	      "lost events:  0\n"
-	      "summary:      31 calls, 5 errors (16.1%), 0.338000s in system calls, 6 syscalls, 3 processes\n"
-	      "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
-	      "kconfig:      1 option needed (Linux 6.1): COMPAT\n"
-	      "maintainers:  1 section: FILESYSTEMS (VFS and infrastructure)\n"
-	      "              see `kfootprint map FILE` for the chains\n"
-	      "\n"
-	      "system calls, by time\n"
-	      "syscall      calls  errors  % time   seconds   \u00b5s/call  class\n"
-	      "-----------  -----  ------  ------  --------  --------  -------------\n"
-	      "wait4            3       1   88.76  0.300000  100000.0  Process Mgmt.\n"
-	      "read            12            7.10  0.024000    2000.0  Filesystem\n"
-	      "openat          10       3    2.96  0.010000    1000.0  Filesystem\n"
-	      "clone            2            0.59  0.002000    1000.0  Process Mgmt.\n"
-	      "open (i386)      2       1    0.59  0.002000    1000.0  Filesystem\n"
-	      "exit_group       2            0.00  0.000000       0.0  Process Mgmt.\n"
-	      "\n"
-	      "per process\n"
-	      "\n"
-	      "pid 100 sh: 6 calls, 1 error, 0.302000s in system calls\n"
-	      "  syscall     calls  errors  % time   seconds   \u00b5s/call\n"
-	      "  ----------  -----  ------  ------  --------  --------\n"
-	      "  wait4           3       1   99.34  0.300000  100000.0\n"
-	      "  clone           2            0.66  0.002000    1000.0\n"
-	      "  exit_group      1            0.00  0.000000       0.0\n"
-	      "\n"
-	      "pid 101 ls: 13 calls, 4 errors, 0.012000s in system calls\n"
-	      "  syscall      calls  errors  % time   seconds  \u00b5s/call\n"
-	      "  -----------  -----  ------  ------  --------  -------\n"
-	      "  openat          10       3   83.33  0.010000   1000.0\n"
-	      "  open (i386)      2       1   16.67  0.002000   1000.0\n"
-	      "  exit_group       1            0.00  0.000000      0.0\n"
-	      "\n"
-	      "pid 102 wc: 12 calls, 0 errors, 0.024000s in system calls\n"
-	      "  syscall  calls  errors  % time   seconds  \u00b5s/call\n"
-	      "  -------  -----  ------  ------  --------  -------\n"
-	      "  read        12          100.00  0.024000   2000.0\n"
-	      "\n"
-	      "processes\n"
-	      "# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's "
-	      "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
-	      " 100  sh    read   0 write   1 running...                  sh -c 'ls /tmp | wc -l'\n"
-	      "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp\n"
-	      "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n"
-	      "\n"
-	      "errors, by system call and errno: processes — paths\n"
-	      "  (processes and paths were not recorded by the ptrace backend)\n"
-	      "  openat ENOENT 3\n"
-	      "  wait4 ECHILD 1\n"
-	      "  open (i386) EACCES 1\n");
+	check_text(fp,
+		   "footprint:    complete\n"
+		   "command:      sh -c 'ls /tmp | wc -l'\n"
+		   "label:        startup\n"
+		   "user:         root\n"
+		   "backend:      ptrace\n"
+		   "started at:   2026-11-29T10:00:00Z\n"
+		   "elapsed:      0.500s\n"
+		   "exit:         code 0\n"
+		   "lost events:  0\n"
+		   "summary:      31 calls, 5 errors (16.1%), 0.338000s in system calls, 6 syscalls, 3 processes\n"
+		   "top classes:  Filesystem 24 (77%), Process Mgmt. 7 (23%) of 31 calls\n"
+		   "kconfig:      1 option needed (Linux 6.1): COMPAT\n"
+		   "maintainers:  1 section: FILESYSTEMS (VFS and infrastructure)\n"
+		   "              see `kfootprint map FILE` for the chains\n"
+		   "\n"
+		   "system calls, by time\n"
+		   "syscall      calls  errors  % time   seconds   \u00b5s/call  class\n"
+		   "-----------  -----  ------  ------  --------  --------  -------------\n"
+		   "wait4            3       1   88.76  0.300000  100000.0  Process Mgmt.\n"
+		   "read            12            7.10  0.024000    2000.0  Filesystem\n"
+		   "openat          10       3    2.96  0.010000    1000.0  Filesystem\n"
+		   "clone            2            0.59  0.002000    1000.0  Process Mgmt.\n"
+		   "open (i386)      2       1    0.59  0.002000    1000.0  Filesystem\n"
+		   "exit_group       2            0.00  0.000000       0.0  Process Mgmt.\n"
+		   "\n"
+		   "per process\n"
+		   "\n"
+		   "pid 100 sh: 6 calls, 1 error, 0.302000s in system calls\n"
+		   "  syscall     calls  errors  % time   seconds   \u00b5s/call\n"
+		   "  ----------  -----  ------  ------  --------  --------\n"
+		   "  wait4           3       1   99.34  0.300000  100000.0\n"
+		   "  clone           2            0.66  0.002000    1000.0\n"
+		   "  exit_group      1            0.00  0.000000       0.0\n"
+		   "\n"
+		   "pid 101 ls: 13 calls, 4 errors, 0.012000s in system calls\n"
+		   "  syscall      calls  errors  % time   seconds  \u00b5s/call\n"
+		   "  -----------  -----  ------  ------  --------  -------\n"
+		   "  openat          10       3   83.33  0.010000   1000.0\n"
+		   "  open (i386)      2       1   16.67  0.002000   1000.0\n"
+		   "  exit_group       1            0.00  0.000000      0.0\n"
+		   "\n"
+		   "pid 102 wc: 12 calls, 0 errors, 0.024000s in system calls\n"
+		   "  syscall  calls  errors  % time   seconds  \u00b5s/call\n"
+		   "  -------  -----  ------  ------  --------  -------\n"
+		   "  read        12          100.00  0.024000   2000.0\n"
+		   "\n"
+		   "processes\n"
+		   "# read N write M: files opened for reading / for writing (successful opens, the SystemTap study's "
+		   "counts); run: fork to exit; then exit, threads, exec chain (a → b), argv\n"
+		   " 100  sh    read   0 write   1 running...                  sh -c 'ls /tmp | wc -l'\n"
+		   "   101  ls  read   3 write   1 run 0.25s   exit 0          ls /tmp\n"
+		   "   102  wc  read   0 write   0 run 1.25s   SIGKILL (core)  wc -l\n"
+		   "\n"
+		   "errors, by system call and errno: processes — paths\n"
+		   "  (processes and paths were not recorded by the ptrace backend)\n"
+		   "  openat ENOENT 3\n"
+		   "  wait4 ECHILD 1\n"
+		   "  open (i386) EACCES 1\n");
 	fp__free(fp);
 }
 
@@ -376,7 +388,13 @@ static char *render_text(struct footprint *fp, const struct text_opts *o)
 
 	assert_non_null(f);
 	annotate_classes(fp);
-	assert_int_equal(renderer_render(renderer_find("text"), fp, o, f), 0);
+	/* as the commands do: the built-in databases' view for the summary, made before rendering */
+	struct text_opts t = o ? *o : (struct text_opts){0};
+	struct kmap_view view;
+	annotate_view(fp, &view);
+	t.view = &view;
+	assert_int_equal(renderer_render(renderer_find("text"), fp, &t, f), 0);
+	kmap_view_release(&view);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -504,7 +522,11 @@ static void test_text_classes_by_reach(void **state)
 	fp__account(fp, wc, KF_ABI_X86_64, ioctl_nr, 0, 9, MS(1));
 	fp__reach(fp, wc, KF_ABI_X86_64, ioctl_nr, "fd", "socket:AF_UNIX:SOCK_STREAM:0", NULL, 0, 9);
 	fp__reach(fp, wc, KF_ABI_X86_64, ioctl_nr, "ioctl", "FIONREAD", "socket:AF_UNIX:SOCK_STREAM:0", 0, 9);
+	/* the renderer alone resolves nothing: no view, no kconfig: line */
 	char *out = render("text", fp);
+	assert_null(strstr(out, "kconfig:"));
+	free(out);
+	out = render_text(fp, NULL);
 	assert_non_null(strstr(out, "top classes:  Filesystem 16 (40%), Network 9 (22%), IPC 8 (20%) of 40 calls\n"));
 	assert_non_null(strstr(out, "kconfig:      3 options needed (Linux 6.1): COMPAT, NET, UNIX\n"));
 	assert_non_null(strstr(out, "read            12 "));

@@ -89,6 +89,11 @@ static void test_bad_tree(void **state)
 
 int main(void)
 {
+	/* cmocka's TAP output reports skip() as "not ok ... # SKIP", which the runner counts as a failure */
+	if (!getenv("KF_KSRC") || !*getenv("KF_KSRC")) {
+		printf("1..1\nok 1 - tailor_kbuild # SKIP KF_KSRC is not set (tests/integration/tailor.sh sets it)\n");
+		return 0;
+	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_config_stage),
 	    cmocka_unit_test(test_bad_tree),
