@@ -31,16 +31,6 @@ struct solver {
 	size_t nchanges; /* assignments made since the memo was last cleared */
 };
 
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
-		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
 /*
  * Kconfig macros are expanded by the kconfig tool as it reads: $(ARCH) and $(SRCARCH) are the architecture, and
  * every other one ($(cc-option,...), $(success,...)) is a toolchain test, taken to succeed (the judge will say).
@@ -149,7 +139,7 @@ static const char *chosen(struct solver *s, const struct kt_option_raw *ch)
 /* The option's value on allnoconfig with the assignments made so far, as `conf` would compute it. */
 static const char *value(struct solver *s, const char *name)
 {
-	if (word_in(s->forced, name))
+	if (kt_word_in(s->forced, name))
 		return on_y;
 	const char *m = kt_map_get(&s->memo, name);
 	if (m == busy)
@@ -419,7 +409,7 @@ static bool turn_on_hidden(struct solver *s, const char *name, const struct kt_o
 static bool ensure(struct solver *s, const char *name, enum kt_need_how how, const char *because, const char *expr)
 {
 	const struct kt_option *o = kt_map_get(&s->kc->opts, name);
-	if (!o && !word_in(s->forced, name))
+	if (!o && !kt_word_in(s->forced, name))
 		return unmet(s, name,
 			     xasprintf("not defined for %s by this tree's Kconfig%s%s", s->arch,
 				       because ? ", needed by " : "", because ? because : ""));

@@ -36,26 +36,15 @@ const char *kt_index_lookup(void *ctx, const char *name)
 	return kt_index_value(idx, name);
 }
 
-/* True when word is one of the space-separated words of list. */
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
-		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
 /* Architecture symbols fixed by the ABI when no configuration is given (its descriptor's tree_on, tree_off). */
 static const char *arch_symbol(const struct kt_index *idx, const char *name, bool *known)
 {
 	const struct kf_abi_desc *d = kf_abi_get(idx->abi);
 
 	*known = true;
-	if (word_in(d->tree_on, name))
+	if (kt_word_in(d->tree_on, name))
 		return "y";
-	if (word_in(d->tree_off, name))
+	if (kt_word_in(d->tree_off, name))
 		return NULL;
 	*known = false;
 	return NULL;
@@ -233,7 +222,7 @@ static void read_tree_table(struct kt_index *idx)
 		int n = l[0] == '#' ? 0 : sscanf(l, "%15s %15s %63s %63s %63s", nr, abi, name, native, compat);
 		if (n < 3)
 			continue;
-		if (word_in(d->tree_rows, abi))
+		if (kt_word_in(d->tree_rows, abi))
 			kt_strv_push(&idx->tree_rows, name);
 		if (n == 5 && d->tree_compat)
 			free(kt_map_put(&idx->compat_entry, name, xstrdup(compat)));

@@ -30,6 +30,8 @@ struct kt_strv {
 };
 void kt_strv_push(struct kt_strv *sv, const char *s);
 bool kt_strv_has(const struct kt_strv *sv, const char *s);
+/* True when word is one of the space-separated words of list ("X86 MMU 64BIT"). */
+bool kt_word_in(const char *list, const char *word);
 void kt_strv_release(struct kt_strv *sv);
 
 /*

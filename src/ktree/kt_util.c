@@ -392,3 +392,14 @@ bool kt_list_dir(const char *srcdir, const char *rel, kt_want_fn want, const voi
 		qsort(dirs->v, dirs->n, sizeof(char *), strcmp_ptr);
 	return true;
 }
+
+/* True when word is one of the space-separated words of list. */
+bool kt_word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
