@@ -206,8 +206,10 @@ void text_summary_kernel(struct strbuf *sb, const struct footprint *fp, const st
 	if (tree) {
 		char head[96];
 
-		qsort(opts, no, sizeof(*opts), cmp_by_name);
-		qsort(secs, ns, sizeof(*secs), cmp_by_calls);
+		if (no) /* qsort's array must not be NULL, even empty */
+			qsort(opts, no, sizeof(*opts), cmp_by_name);
+		if (ns)
+			qsort(secs, ns, sizeof(*secs), cmp_by_calls);
 		snprintf(head, sizeof(head), "kconfig:      %zu option%s needed (Linux %s)%s", no, no == 1 ? "" : "s",
 			 tree, no ? ":" : "");
 		wrapped(sb, head, opts, no);

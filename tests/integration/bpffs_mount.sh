@@ -5,6 +5,7 @@
 # nothing; where no mount can be made the run says why with -v and loads as without a cache.
 # Every case runs in a mount namespace of its own (unshare -m, propagation private): any bpffs there is unmounted
 # in that namespace alone, what kfootprint mounts dies with it, and other runs on the machine keep theirs.
+# kf-test: alone: its first run must take the program cache's lock, which another test's bpf run of this build may hold
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpffs_mount || exit 0
