@@ -70,10 +70,10 @@ static int write_str(const char *path, const char *text)
 	return 0;
 }
 
-static void say_round(FILE *out, const struct tl_round *r, const struct footprint *orig)
+static void say_round(FILE *out, const struct tl_round *r, size_t asked, const struct footprint *orig)
 {
 	fprintf(out, "round %d: kernel %s%s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
-		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", r->closure.nneeds, r->closure.nneeds,
+		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", asked, r->closure.nneeds,
 		r->closure.nunmet);
 	for (size_t i = 0; i < r->closure.nunmet; i++)
 		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
@@ -202,7 +202,7 @@ static int cmd_tailor(int argc, char **argv)
 	for (int r = 1; r <= (int)rounds; r++) {
 		struct tl_round rd;
 		int rc = tl_round(&x, r, &rd);
-		say_round(stderr, &rd, fp);
+		say_round(stderr, &rd, x.wants.n, fp);
 		if (rc < 0) {
 			tl_round_release(&rd);
 			goto out;
