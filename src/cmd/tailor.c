@@ -70,13 +70,10 @@ static int write_str(const char *path, const char *text)
 	return 0;
 }
 
-static void say_round(FILE *out, const struct tl_round *r, size_t asked, const struct footprint *orig)
+static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, size_t nwork)
 {
-	fprintf(out, "round %d: kernel %s%s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
-		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", asked, r->closure.nneeds,
-		r->closure.nunmet);
-	for (size_t i = 0; i < r->closure.nunmet; i++)
-		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
+	if (nwork > 1)
+		fprintf(out, "  %s (%s):\n", w->file, w->argv[0]);
 	if (!r->retest.booted) {
 		fprintf(out, "  the kernel did not reach /init in %.1f s (console: %s)\n", r->retest.seconds,
 			r->retest.console ? r->retest.console : "none");
@@ -84,7 +81,7 @@ static void say_round(FILE *out, const struct tl_round *r, size_t asked, const s
 	}
 	fprintf(out, "  re-test: %s, %.1f s in QEMU", r->retest.ended ? "ran" : "did not end", r->retest.seconds);
 	if (r->retest.ended)
-		fprintf(out, ", exit %d (the original: %d)", r->retest.exit_code, orig->exit.value);
+		fprintf(out, ", exit %d (the original: %d)", r->retest.exit_code, w->orig->exit.value);
 	fputc('\n', out);
 	for (size_t i = 0; i < r->diffs.n; i++) {
 		const struct tl_diff *d = &r->diffs.v[i];
@@ -93,6 +90,17 @@ static void say_round(FILE *out, const struct tl_round *r, size_t asked, const s
 			fprintf(out, "%s%s", o == d->options ? ": " : ", ", *o);
 		fputc('\n', out);
 	}
+}
+
+static void say_round(FILE *out, const struct tl_round *r, size_t asked, const struct tl_ctx *x)
+{
+	fprintf(out, "round %d: kernel %s%s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
+		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", asked, r->closure.nneeds,
+		r->closure.nunmet);
+	for (size_t i = 0; i < r->closure.nunmet; i++)
+		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
+	for (size_t i = 0; i < r->nruns; i++)
+		say_run(out, &r->runs[i], &x->work[i], x->nwork);
 }
 
 /* --without: each named option must be one the footprint or the baselet wants */
@@ -119,16 +127,68 @@ static int drop_wants(struct tl_wants *w, const char *list)
 	return rc;
 }
 
-static bool equal(const struct tl_round *r, const struct footprint *orig)
+/* A footprint tailor can re-test: x86_64 calls only, and a command (its own, or the one after --). */
+static int check_workload(struct tl_work *w, char *const *cmd)
 {
-	return r->retest.booted && r->retest.ended && r->fp && !r->diffs.n && orig->exit.kind == FP_EXIT_CODE &&
-	       r->retest.exit_code == orig->exit.value;
+	const struct footprint *fp = w->orig;
+	for (uint32_t k = 0; k < fp->syscalls.cap; k++)
+		if (fp->syscalls.slots[k] && fp->syscalls.slots[k]->abi != KF_ABI_X86_64)
+			return error("tailor: '%s' has %s calls: tailor builds x86_64 kernels for x86_64 workloads",
+				     w->file, kf_abi_name(fp->syscalls.slots[k]->abi));
+	w->argv = cmd ? cmd : fp->argv;
+	if (!w->argv || !w->argv[0])
+		return error("tailor: '%s' was attached to, not started: give the command after --", w->file);
+	return 0;
+}
+
+/* The round's .config, fragment and bzImage, and each workload's re-test footprint (retest-N.json for several). */
+static int write_outputs(const char *dir, const struct tl_round *rd)
+{
+	char *p = xasprintf("%s/fragment", dir), *c = xasprintf("%s/.config", dir);
+	char *bz = xasprintf("%s/bzImage", dir);
+	int wr = write_str(p, rd->fragment) | write_str(c, rd->kernel.config) | copy_file(rd->bzimage, bz);
+	for (size_t k = 0; k < rd->nruns; k++) {
+		if (!rd->runs[k].fp)
+			continue;
+		char *rt =
+		    rd->nruns == 1 ? xasprintf("%s/retest.json", dir) : xasprintf("%s/retest-%zu.json", dir, k + 1);
+		wr |= copy_file(rd->runs[k].retest.footprint, rt);
+		free(rt);
+	}
+	free(p);
+	free(c);
+	free(bz);
+	return wr;
+}
+
+/* The options of the calls that failed in a round, wanted from the next one on; how many were new. */
+static size_t add_failed(struct tl_wants *w, const struct tl_round *rd, int r)
+{
+	size_t added = 0;
+	for (size_t n = 0; n < rd->nruns; n++)
+		for (size_t k = 0; k < rd->runs[n].diffs.n; k++) {
+			const struct tl_diff *d = &rd->runs[n].diffs.v[k];
+			for (char **opt = d->options; opt && *opt; opt++)
+				if (!tl_wants_has(w, *opt)) {
+					char *why = xasprintf("%s failed with %s in round %d", d->syscall,
+							      fp_errno_name(d->err), r);
+					tl_wants_add(w, *opt, 'y', why, r);
+					free(why);
+					added++;
+				}
+		}
+	return added;
 }
 
 static int cmd_tailor(int argc, char **argv)
 {
 	struct tailor_opts o = {0};
-	int i = kf_command_parse(&kf_cmd_tailor, 0, argc, argv, &o);
+	/* the options and footprints before "--", in any order; the command after it (getopt would move it) */
+	int dash = 1;
+	while (dash < argc && strcmp(argv[dash], "--"))
+		dash++;
+	char *const *cmd = dash + 1 < argc ? argv + dash + 1 : NULL;
+	int i = kf_command_parse(&kf_cmd_tailor, 0, dash, argv, &o);
 	if (i == KF_PARSE_HELP) {
 		kf_command_help(&kf_cmd_tailor, stdout);
 		return 0;
@@ -140,56 +200,53 @@ static int cmd_tailor(int argc, char **argv)
 	    (o.jobs && parse_ulong("--jobs", o.jobs, 1, 1024, &jobs) < 0) ||
 	    (o.timeout && parse_ulong("--timeout", o.timeout, 5, 86400, &timeout) < 0))
 		return 1;
-	if (i >= argc)
+	if (i >= dash)
 		return error("tailor: no footprint: see 'kfootprint tailor --help'"), 1;
-	const char *file = argv[i++];
-	char *const *cmd = NULL;
-	if (i < argc && !strcmp(argv[i], "--"))
-		i++;
-	if (i < argc)
-		cmd = argv + i;
+	int nfiles = dash - i;
 	if (!o.output)
 		return error("tailor: no output directory: give -o DIR"), 1;
+	if (cmd && nfiles > 1)
+		return error("tailor: -- COMMAND re-runs one workload: each of %d footprints re-runs its own", nfiles),
+		       1;
 
 	int ret = 1;
+	bool made_out = false; /* removed again when nothing was written into it */
 	char *err = NULL, *cache = tl_cache_dir(), *src = NULL;
 	struct mapdb *db = NULL;
 	struct tl_ctx x = {
 	    .cache = cache, .jobs = (unsigned)jobs, .timeout_s = (unsigned)timeout, .cache_max = 20ull << 30};
-	struct footprint *fp = fp__load(file);
-	if (!fp)
-		goto out;
-	for (uint32_t k = 0; k < fp->syscalls.cap; k++)
-		if (fp->syscalls.slots[k] && fp->syscalls.slots[k]->abi != KF_ABI_X86_64) {
-			error("tailor: '%s' has %s calls: tailor builds x86_64 kernels for x86_64 workloads", file,
-			      kf_abi_name(fp->syscalls.slots[k]->abi));
+	x.work = xcalloc((size_t)nfiles, sizeof(*x.work));
+	for (int f = 0; f < nfiles; f++) {
+		struct tl_work *w = &x.work[x.nwork];
+		w->file = argv[i + f];
+		if (!(w->orig = fp__load(w->file)))
 			goto out;
-		}
-	x.argv = cmd ? cmd : fp->argv;
-	if (!x.argv || !x.argv[0]) {
-		error("tailor: '%s' was attached to, not started: give the command after --", file);
-		goto out;
+		x.nwork++;
+		if (check_workload(w, cmd) < 0)
+			goto out;
 	}
 	db = mapdb_builtin(KF_ABI_X86_64, &err);
 	if (!db) {
 		error("tailor: %s", err);
 		goto out;
 	}
-	x.orig = fp;
 	x.db = db;
 	size_t nb;
 	const struct tl_base *b = tl_baselet(&nb);
 	for (size_t k = 0; k < nb; k++)
 		tl_wants_add(&x.wants, b[k].option, 'y', b[k].why, 0);
-	if (tl_needs(fp, db, &x.wants) < 0)
-		goto out;
+	for (size_t k = 0; k < x.nwork; k++)
+		if (tl_needs(x.work[k].orig, db, &x.wants) < 0)
+			goto out;
 	if (o.without && drop_wants(&x.wants, o.without) < 0)
 		goto out;
 	src = tl_source(o.kernel_src, cache);
 	if (!src)
 		goto out;
 	x.src = src;
-	if (mkdir(o.output, 0755) < 0 && errno != EEXIST) {
+	if (mkdir(o.output, 0755) == 0)
+		made_out = true;
+	else if (errno != EEXIST) {
 		perror_msg("tailor: '%s'", o.output);
 		goto out;
 	}
@@ -202,31 +259,17 @@ static int cmd_tailor(int argc, char **argv)
 	for (int r = 1; r <= (int)rounds; r++) {
 		struct tl_round rd;
 		int rc = tl_round(&x, r, &rd);
-		say_round(stderr, &rd, x.wants.n, fp);
+		if (rc == 0 || rd.kernel.built)
+			say_round(stderr, &rd, x.wants.n, &x);
 		if (rc < 0) {
 			tl_round_release(&rd);
 			goto out;
 		}
-		bool same = equal(&rd, fp);
-		char *p = xasprintf("%s/fragment", o.output), *c = xasprintf("%s/.config", o.output);
-		char *bz = xasprintf("%s/bzImage", o.output), *rt = xasprintf("%s/retest.json", o.output);
-		int wr = write_str(p, rd.fragment) | write_str(c, rd.kernel.config) | copy_file(rd.bzimage, bz);
-		if (rd.fp)
-			wr |= copy_file(rd.retest.footprint, rt);
-		free(p);
-		free(c);
-		free(bz);
-		free(rt);
-		size_t added = 0;
-		for (size_t k = 0; k < rd.diffs.n; k++)
-			for (char **opt = rd.diffs.v[k].options; opt && *opt; opt++)
-				if (!tl_wants_has(&x.wants, *opt)) {
-					char *why = xasprintf("%s failed with %s in round %d", rd.diffs.v[k].syscall,
-							      fp_errno_name(rd.diffs.v[k].err), r);
-					tl_wants_add(&x.wants, *opt, 'y', why, r);
-					free(why);
-					added++;
-				}
+		bool same = true;
+		for (size_t k = 0; k < rd.nruns; k++)
+			same &= tl_run_equal(&rd.runs[k], &x.work[k]);
+		int wr = write_outputs(o.output, &rd);
+		size_t added = add_failed(&x.wants, &rd, r);
 		tl_round_release(&rd);
 		if (wr)
 			goto out;
@@ -242,11 +285,14 @@ static int cmd_tailor(int argc, char **argv)
 		fprintf(stderr, "kfootprint: tailor: round %d: %zu options added\n", r, added);
 	}
 out:
+	if (made_out)
+		rmdir(o.output);
 	tl_wants_release(&x.wants);
 	if (x.idx)
 		kt_index_free(x.idx);
-	if (fp)
-		fp__free(fp);
+	for (size_t k = 0; k < x.nwork; k++)
+		fp__free(x.work[k].orig);
+	free(x.work);
 	mapdb_free(db);
 	free(err);
 	free(src);
@@ -258,7 +304,7 @@ const struct kf_command kf_cmd_tailor = {
     .name = "tailor",
     .fn = cmd_tailor,
     .summary = "build the kernel a footprint needs, boot it under QEMU, re-run the workload, compare",
-    .synopsis = "kfootprint tailor -o DIR [OPTIONS] FOOTPRINT.json [-- COMMAND [ARG...]]",
+    .synopsis = "kfootprint tailor -o DIR [OPTIONS] FOOTPRINT.json... [-- COMMAND [ARG...]]",
     .description = "Closes the options the footprint needs (and the baselet QEMU x86_64 boots with) over the "
 		   "tree's Kconfig, builds\nthe kernel with the tree's own kconfig and make (cached by "
 		   "configuration), boots it with an initramfs of\nthe workload's own files, re-runs the "

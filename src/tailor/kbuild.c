@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -231,6 +232,22 @@ static void key_of(const struct tl_kernel *k, char key[17])
 	free(tree);
 }
 
+/*
+ * A full disk, said so in one line: the log's last lines would only repeat it (or be missing: the log is on the
+ * same disk). Full: the log says so, or less than a MiB is left where the make wrote.
+ */
+static bool log_says_full(const char *path, const char *where)
+{
+	char *text = read_text(path);
+	struct statvfs v;
+	bool full = (text && strstr(text, "No space left on device")) ||
+		    (statvfs(where, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < (1u << 20));
+	free(text);
+	if (full)
+		error("tailor: %s: No space left on device", where);
+	return full;
+}
+
 static void tail_log(const char *path, int lines)
 {
 	char *text = read_text(path);
@@ -280,7 +297,10 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 		int st = tl_spawn(argv, lfd, NULL, NULL);
 		if (lfd >= 0)
 			close(lfd);
-		if (st != 0) {
+		if (st != 0 && log_says_full(log, kdir)) {
+			rc = -1;
+			remove_tree(kdir); /* half a conf: never taken for one */
+		} else if (st != 0) {
 			rc = error("tailor: the tree's kconfig failed on the fragment (make allnoconfig: status %d):",
 				   st);
 			tail_log(log, 15);
@@ -445,7 +465,9 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 			fprintf(stderr, "\r\033[K");
 		if (fd >= 0)
 			close(fd);
-		if (st != 0) {
+		if (st != 0 && log_says_full(log, k->dir)) {
+			rc = -1;
+		} else if (st != 0) {
 			rc = error("tailor: make bzImage failed (status %d), the log's last lines:", st);
 			tail_log(log, 20);
 		} else if (write_text(done, k->version) < 0) {

@@ -64,7 +64,7 @@ static int write_cpio(FILE *out, const void *c)
 }
 
 /* The initramfs: the workload's files, kfootprint and its libraries, /init, and the command for /init to run. */
-static int make_initrd(const struct tl_ctx *x, const char *path)
+static int make_initrd(const struct tl_work *w, const char *path)
 {
 	char *dir = self_dir(), *self = NULL, *init = NULL, *prog = NULL;
 	struct tl_cpio *c = tl_cpio_new();
@@ -80,12 +80,12 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 		perror_msg("tailor: the guest's init '%s' (built with kfootprint)", init);
 		goto out;
 	}
-	if (tl_cpio_add_footprint(c, x->orig) < 0 || tl_cpio_add_host(c, self) != 0)
+	if (tl_cpio_add_footprint(c, w->orig) < 0 || tl_cpio_add_host(c, self) != 0)
 		goto out;
 	/* the command as it is named (/bin/ls where the footprint has /usr/bin/ls), found as the guest's execvp will */
-	prog = find_program(x->argv[0]);
+	prog = find_program(w->argv[0]);
 	if (!prog || tl_cpio_add_host(c, prog) != 0) {
-		error("tailor: the command '%s' is not found on this host", x->argv[0]);
+		error("tailor: the command '%s' is not found on this host", w->argv[0]);
 		goto out;
 	}
 	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
@@ -93,9 +93,9 @@ static int make_initrd(const struct tl_ctx *x, const char *path)
 				   "-o", "/dev/ttyS1", "--report", "/dev/null", "--"};
 	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++)
 		strbuf_add(&cmd, rec[i], strlen(rec[i]) + 1);
-	strbuf_add(&cmd, strchr(x->argv[0], '/') ? prog : x->argv[0],
-		   strlen(strchr(x->argv[0], '/') ? prog : x->argv[0]) + 1);
-	for (char *const *a = x->argv + 1; *a; a++)
+	const char *name = strchr(w->argv[0], '/') ? prog : w->argv[0];
+	strbuf_add(&cmd, name, strlen(name) + 1);
+	for (char *const *a = w->argv + 1; *a; a++)
 		strbuf_add(&cmd, *a, strlen(*a) + 1);
 	tl_cpio_add_data(c, "/kf/cmd", 0644, cmd.buf, cmd.len);
 	static const char *const dirs[] = {"/dev", "/proc", "/sys", "/tmp", "/root"};
@@ -120,6 +120,36 @@ out:
 	return rc;
 }
 
+bool tl_run_equal(const struct tl_run *r, const struct tl_work *w)
+{
+	return r->retest.booted && r->retest.ended && r->fp && !r->diffs.n && w->orig->exit.kind == FP_EXIT_CODE &&
+	       r->retest.exit_code == w->orig->exit.value;
+}
+
+/* One workload's re-test: its own initramfs (its files, its command), its own boot, its own comparison. */
+static int run_one(struct tl_ctx *x, struct tl_round *r, size_t i)
+{
+	struct tl_run *run = &r->runs[i];
+	run->dir = x->nwork == 1 ? xasprintf("%s/round%d", x->workdir, r->round)
+				 : xasprintf("%s/round%d-%zu", x->workdir, r->round, i + 1);
+	if (mkdir(run->dir, 0700) < 0 && errno != EEXIST)
+		return perror_msg("tailor: '%s'", run->dir);
+	run->initrd = xasprintf("%s/initrd.cpio", run->dir);
+	if (make_initrd(&x->work[i], run->initrd) < 0)
+		return -1;
+	run->retest = (struct tl_retest){
+	    .bzimage = r->bzimage, .initrd = run->initrd, .dir = run->dir, .timeout_s = x->timeout_s, .mem_mb = 512};
+	fprintf(stderr, "kfootprint: tailor: round %d: booting the tailored kernel (%s) under QEMU for '%s'\n",
+		r->round, r->kernel.key, x->work[i].argv[0]);
+	tl_retest_run(&run->retest);
+	if (!run->retest.booted)
+		return 0; /* the caller says what the console said */
+	run->fp = fp__load(run->retest.footprint);
+	if (run->fp)
+		tl_compare(x->work[i].orig, run->fp, x->db, &run->diffs);
+	return 0;
+}
+
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -134,22 +164,11 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	    tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
 		return -1;
 	r->bzimage = tl_kernel_file(&r->kernel, "arch/x86/boot/bzImage");
-	r->dir = xasprintf("%s/round%d", x->workdir, round);
-	if (mkdir(r->dir, 0700) < 0 && errno != EEXIST)
-		return perror_msg("tailor: '%s'", r->dir);
-	r->initrd = xasprintf("%s/initrd.cpio", r->dir);
-	if (make_initrd(x, r->initrd) < 0)
-		return -1;
-	r->retest = (struct tl_retest){
-	    .bzimage = r->bzimage, .initrd = r->initrd, .dir = r->dir, .timeout_s = x->timeout_s, .mem_mb = 512};
-	fprintf(stderr, "kfootprint: tailor: round %d: booting the tailored kernel (%s) under QEMU\n", round,
-		r->kernel.key);
-	tl_retest_run(&r->retest);
-	if (!r->retest.booted)
-		return 0; /* the caller says what the console said */
-	r->fp = fp__load(r->retest.footprint);
-	if (r->fp)
-		tl_compare(x->orig, r->fp, x->db, &r->diffs);
+	r->runs = xcalloc(x->nwork, sizeof(*r->runs));
+	r->nruns = x->nwork;
+	for (size_t i = 0; i < x->nwork; i++)
+		if (run_one(x, r, i) < 0)
+			return -1;
 	return 0;
 }
 
@@ -159,10 +178,14 @@ void tl_round_release(struct tl_round *r)
 	free(r->fragment);
 	tl_kernel_release(&r->kernel);
 	free(r->bzimage);
-	free(r->dir);
-	free(r->initrd);
-	tl_retest_release(&r->retest);
-	if (r->fp)
-		fp__free(r->fp);
-	tl_diffs_release(&r->diffs);
+	for (size_t i = 0; i < r->nruns; i++) {
+		struct tl_run *run = &r->runs[i];
+		free(run->dir);
+		free(run->initrd);
+		tl_retest_release(&run->retest);
+		if (run->fp)
+			fp__free(run->fp);
+		tl_diffs_release(&run->diffs);
+	}
+	free(r->runs);
 }

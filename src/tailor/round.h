@@ -7,16 +7,31 @@
 #include "tailor/kbuild.h"
 #include "tailor/tailor.h"
 
+/* A workload: a footprint and the command re-run in the guest for it. */
+struct tl_work {
+	const char *file; /* the footprint's path, for the report */
+	struct footprint *orig;
+	char *const *argv;
+};
+
 /* What every round shares. */
 struct tl_ctx {
 	const char *src, *cache, *workdir;
 	struct kt_index *idx;
 	const struct mapdb *db;
-	struct footprint *orig;
-	char *const *argv; /* the command re-run in the guest */
+	struct tl_work *work; /* every footprint's workload, re-tested one boot each */
+	size_t nwork;
 	struct tl_wants wants;
 	unsigned jobs, timeout_s;
 	uint64_t cache_max;
+};
+
+/* One workload's re-test in a round. */
+struct tl_run {
+	char *dir, *initrd;
+	struct tl_retest retest;
+	struct footprint *fp; /* the re-test's footprint; NULL when the guest wrote none */
+	struct tl_diffs diffs;
 };
 
 struct tl_round {
@@ -24,13 +39,16 @@ struct tl_round {
 	struct kt_closure closure;
 	char *fragment;
 	struct tl_kernel kernel;
-	char *bzimage, *dir, *initrd;
-	struct tl_retest retest;
-	struct footprint *fp; /* the re-test's footprint; NULL when the guest wrote none */
-	struct tl_diffs diffs;
+	char *bzimage;
+	struct tl_run *runs; /* parallel to tl_ctx.work */
+	size_t nruns;
 };
 
-/* Closure, build, initramfs, re-test: 0 when the guest ran (r says how it went), -1 after a message. */
+/* Whether a run equals its workload's original: booted, ended with the same exit status, no call now failing. */
+bool tl_run_equal(const struct tl_run *r, const struct tl_work *w);
+
+/* Closure, build, then per workload its initramfs and re-test: 0 when the kernel was built (r says how each run
+ * went), -1 after a message. */
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r);
 void tl_round_release(struct tl_round *r);
 

@@ -27,11 +27,35 @@ refused "a missing footprint" "missing.json" -o "$T/out" "$T/missing.json"
 refused "a footprint of i386 calls" "i386 calls" -o "$T/out" "$KF_TOP/tests/fuzz/corpus/odd.json"
 refused "a --kernel-src that is no tree" "not a kernel tree" -o "$T/out" --kernel-src /usr/share "$T/true.json"
 refused "--rounds 0" "rounds" -o "$T/out" --rounds 0 "$T/true.json"
+# several footprints: each is checked before anything is built, and each re-runs its own command
+refused "a second footprint missing" "missing.json" -o "$T/out" "$T/true.json" "$T/missing.json"
+refused "a second footprint of i386 calls" "odd.json.*i386 calls" -o "$T/out" "$T/true.json" \
+	"$KF_TOP/tests/fuzz/corpus/odd.json"
+refused "-- COMMAND with two footprints" "each of 2 footprints re-runs its own" -o "$T/out" "$T/true.json" \
+	"$T/true.json" -- ls /
+refused "options after the footprint, then -- COMMAND" "missing.json" "$T/missing.json" -o "$T/out" -- ls /
+# a tree whose top Makefile says a version but that has no Kconfig
+mkdir -p "$T/nokconfig"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$T/nokconfig/Makefile"
+refused "a tree without Kconfig" "not a kernel tree" -o "$T/out" --kernel-src "$T/nokconfig" "$T/true.json"
 
 [ -x "$bin" ] || { not_ok "tailor: $bin is not built (make unit)"; exit 0; }
 if ! src=$(ksrc_tree); then
 	skip tailor_kbuild "$KSRC_TARBALL is missing (apt-get install linux-source-6.1)"
 	exit 0
+fi
+# a full disk under the cache: one line, nothing left half-made in the cache nor in -o
+if [ "$(id -u)" -ne 0 ]; then
+	skip "tailor: a full cache" "needs root to mount a tmpfs"
+elif mkdir -p "$T/full" && trap 'umount "$T/full" 2>/dev/null || umount -l "$T/full" 2>/dev/null; rm -rf "$T"' EXIT &&
+	mount -t tmpfs -o size=64k kf-tailor-full "$T/full" 2>"$T/mount.err"; then
+	KF_TAILOR_CACHE=$T/full/cache refused "a full disk under the cache" "No space left on device" -o "$T/out" \
+		--kernel-src "$src" "$T/true.json"
+	eq "a full disk: the cache holds no half-made kconfig or build" "" \
+		"$(find "$T/full/cache" -mindepth 1 ! -name '*.lock' ! -empty 2>/dev/null)"
+	umount "$T/full" 2>/dev/null || umount -l "$T/full"
+else
+	skip "tailor: a full cache" "cannot mount a tmpfs: $(cat "$T/mount.err")"
 fi
 KF_KSRC=$src CMOCKA_MESSAGE_OUTPUT=TAP "$bin" >"$T/kbuild.out" 2>&1
 rc=$?
