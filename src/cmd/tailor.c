@@ -16,9 +16,12 @@
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
 #include "kmap/mapdb.h"
+#include "report/tailor_render.h"
+#include "tailor/report.h"
 #include "tailor/round.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct tailor_opts {
@@ -27,7 +30,8 @@ struct tailor_opts {
 
 #define T struct tailor_opts
 static const struct kf_option options[] = {
-    OPT_STRING('o', "output", T, output, "DIR", "write .config, the fragment, bzImage and the re-test there"),
+    OPT_STRING('o', "output", T, output, "DIR",
+	       "write the report, .config, the fragment, bzImage, vmlinux and the re-test there"),
     OPT_STRING(0, "kernel-src", T, kernel_src, "DIR",
 	       "the kernel tree to build (read only; default: Debian's linux-source-6.1, extracted once)"),
     OPT_STRING(0, "rounds", T, rounds, "N", "re-test and add what failed at most N times (default 3)"),
@@ -145,8 +149,12 @@ static int check_workload(struct tl_work *w, char *const *cmd)
 static int write_outputs(const char *dir, const struct tl_round *rd)
 {
 	char *p = xasprintf("%s/fragment", dir), *c = xasprintf("%s/.config", dir);
-	char *bz = xasprintf("%s/bzImage", dir);
-	int wr = write_str(p, rd->fragment) | write_str(c, rd->kernel.config) | copy_file(rd->bzimage, bz);
+	char *bz = xasprintf("%s/bzImage", dir), *vml = xasprintf("%s/vmlinux", dir);
+	char *vsrc = tl_kernel_file(&rd->kernel, "vmlinux");
+	int wr = write_str(p, rd->fragment) | write_str(c, rd->kernel.config) | copy_file(rd->bzimage, bz) |
+		 copy_file(vsrc, vml);
+	free(vml);
+	free(vsrc);
 	for (size_t k = 0; k < rd->nruns; k++) {
 		if (!rd->runs[k].fp)
 			continue;
@@ -162,7 +170,7 @@ static int write_outputs(const char *dir, const struct tl_round *rd)
 }
 
 /* The options of the calls that failed in a round, wanted from the next one on; how many were new. */
-static size_t add_failed(struct tl_wants *w, const struct tl_round *rd, int r)
+static size_t add_failed(struct tl_wants *w, const struct tl_round *rd, int r, struct tl_report_round *rep)
 {
 	size_t added = 0;
 	for (size_t n = 0; n < rd->nruns; n++)
@@ -173,11 +181,96 @@ static size_t add_failed(struct tl_wants *w, const struct tl_round *rd, int r)
 					char *why = xasprintf("%s failed with %s in round %d", d->syscall,
 							      fp_errno_name(d->err), r);
 					tl_wants_add(w, *opt, 'y', why, r);
+					rep->added = xrealloc(rep->added, (rep->nadded + 1) * sizeof(char *));
+					rep->added[rep->nadded++] = xasprintf("%s: %s", *opt, why);
 					free(why);
 					added++;
 				}
 		}
 	return added;
+}
+
+/* What a round did, for the report: kept after the round's own data is freed. */
+static void note_round(struct tl_report_round *rep, const struct tl_round *rd, const struct tl_ctx *x)
+{
+	rep->round = rd->round;
+	memcpy(rep->key, rd->kernel.key, sizeof(rep->key));
+	rep->cached = rd->kernel.cached;
+	rep->asked = x->wants.n;
+	rep->closure = rd->closure.nneeds;
+	rep->unmet = xcalloc(rd->closure.nunmet + 1, sizeof(char *));
+	for (size_t i = 0; i < rd->closure.nunmet; i++)
+		rep->unmet[rep->nunmet++] = xasprintf("%s: %s", rd->closure.unmet[i].option, rd->closure.unmet[i].why);
+	rep->runs = xcalloc(rd->nruns + 1, sizeof(*rep->runs));
+	rep->nruns = rd->nruns;
+	rep->equal = true;
+	for (size_t k = 0; k < rd->nruns; k++) {
+		const struct tl_run *run = &rd->runs[k];
+		struct tl_report_run *o = &rep->runs[k];
+		struct strbuf cmd = STRBUF_INIT;
+		for (char *const *a = x->work[k].argv; *a; a++)
+			strbuf_addf(&cmd, "%s%s", a == x->work[k].argv ? "" : " ", *a);
+		o->command = strbuf_detach(&cmd);
+		o->file = xstrdup(x->work[k].file);
+		o->booted = run->retest.booted;
+		o->ended = run->retest.ended;
+		o->exit_code = run->retest.exit_code;
+		o->orig_exit = x->work[k].orig->exit.value;
+		o->seconds = run->retest.seconds;
+		o->diffs = xcalloc(run->diffs.n + 1, sizeof(char *));
+		for (size_t d = 0; d < run->diffs.n; d++) {
+			const struct tl_diff *df = &run->diffs.v[d];
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "%s now fails with %s (%llu calls)", df->syscall, fp_errno_name(df->err),
+				    df->calls);
+			for (char **op = df->options; op && *op; op++)
+				strbuf_addf(&sb, "%s%s", op == df->options ? ": " : ", ", *op);
+			o->diffs[o->ndiffs++] = strbuf_detach(&sb);
+		}
+		rep->equal &= tl_run_equal(run, &x->work[k]);
+	}
+}
+
+/* The figures of the last kernel beside Debian's and tinyconfig's, booted with /init alone. */
+static void add_figures(struct tl_report *rep, struct tl_ctx *x, const char *dir)
+{
+	char *initrd = xasprintf("%s/figures-initrd.cpio", dir), *bz = xasprintf("%s/bzImage", dir);
+	char *vml = xasprintf("%s/vmlinux", dir), *cfg = xasprintf("%s/.config", dir);
+	if (tl_init_initrd(initrd) < 0) {
+		free(initrd);
+		initrd = NULL;
+	}
+	fprintf(stderr, "kfootprint: tailor: the figures: sizes, and a boot of each kernel under -icount\n");
+	rep->fig[0].name = xstrdup("tailored");
+	tl_figures_of(&rep->fig[0], bz, vml, cfg, initrd, dir);
+	tl_baseline_debian(&rep->fig[1], initrd, dir);
+	tl_baseline_tiny(x, &rep->fig[2], initrd, dir);
+	rep->nfig = 3;
+	if (initrd)
+		unlink(initrd);
+	free(initrd);
+	free(bz);
+	free(vml);
+	free(cfg);
+}
+
+/* report.text and report.json in dir, each whole or not at all. */
+static int write_reports(const struct tl_report *rep, const char *dir)
+{
+	int rc = 0;
+	for (size_t i = 0; tailor_format_at(i); i++) {
+		const struct tailor_format *f = tailor_format_at(i);
+		char *path = xasprintf("%s/report.%s", dir, f->f.name), *tmp = xasprintf("%s.tmp", path);
+		FILE *out = fopen(tmp, "we");
+		bool bad = !out || f->render(rep, out) < 0;
+		if ((out && fclose(out) != 0) || bad || rename(tmp, path) < 0) {
+			rc = perror_msg("tailor: cannot write '%s'", path);
+			unlink(tmp);
+		}
+		free(path);
+		free(tmp);
+	}
+	return rc;
 }
 
 static int cmd_tailor(int argc, char **argv)
@@ -211,6 +304,7 @@ static int cmd_tailor(int argc, char **argv)
 
 	int ret = 1;
 	bool made_out = false; /* removed again when nothing was written into it */
+	struct tl_report rep = {0};
 	char *err = NULL, *cache = tl_cache_dir(), *src = NULL;
 	struct mapdb *db = NULL;
 	struct tl_ctx x = {
@@ -265,17 +359,20 @@ static int cmd_tailor(int argc, char **argv)
 			tl_round_release(&rd);
 			goto out;
 		}
-		bool same = true;
-		for (size_t k = 0; k < rd.nruns; k++)
-			same &= tl_run_equal(&rd.runs[k], &x.work[k]);
+		struct tl_report_round *rr = tl_report_round_add(&rep);
+		if (!rep.tree)
+			rep.tree = xasprintf("Linux %s (%s)", rd.kernel.version, src);
+		note_round(rr, &rd, &x);
+		bool same = rr->equal;
 		int wr = write_outputs(o.output, &rd);
-		size_t added = add_failed(&x.wants, &rd, r);
+		size_t added = add_failed(&x.wants, &rd, r, rr);
 		tl_round_release(&rd);
 		if (wr)
 			goto out;
+		made_out = false;
 		if (same) {
 			fprintf(stderr, "kfootprint: tailor: round %d: the re-test equals the original\n", r);
-			ret = 0;
+			rep.passed = true;
 			break;
 		}
 		if (!added) {
@@ -284,7 +381,14 @@ static int cmd_tailor(int argc, char **argv)
 		}
 		fprintf(stderr, "kfootprint: tailor: round %d: %zu options added\n", r, added);
 	}
+	if (rep.nrounds) {
+		add_figures(&rep, &x, o.output);
+		if (write_reports(&rep, o.output) == 0 && rep.passed)
+			ret = 0;
+		fprintf(stderr, "kfootprint: tailor: the report: %s/report.text (and report.json)\n", o.output);
+	}
 out:
+	tl_report_release(&rep);
 	if (made_out)
 		rmdir(o.output);
 	tl_wants_release(&x.wants);

@@ -120,6 +120,38 @@ out:
 	return rc;
 }
 
+int tl_init_initrd(const char *path)
+{
+	char *dir = self_dir(), *init = NULL;
+	struct strbuf initbin = STRBUF_INIT;
+	struct tl_cpio *c = tl_cpio_new();
+	int rc = -1;
+	init = getenv("KF_TAILOR_INIT") ? xstrdup(getenv("KF_TAILOR_INIT"))
+					: xasprintf("%s/kfootprint-init", dir ? dir : ".");
+	if (read_file(init, &initbin) < 0) {
+		perror_msg("tailor: the guest's init '%s' (built with kfootprint)", init);
+		goto out;
+	}
+	tl_cpio_add_data(c, "/init", 0755, initbin.buf, initbin.len);
+	static const char *const dirs[] = {"/dev", "/proc", "/sys"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		tl_cpio_add_dir(c, dirs[i]);
+	FILE *f = fopen(path, "we");
+	bool bad = !f || write_cpio(f, c) < 0;
+	if ((f && fclose(f) != 0) || bad) {
+		perror_msg("tailor: writing the initramfs '%s'", path);
+		unlink(path);
+		goto out;
+	}
+	rc = 0;
+out:
+	tl_cpio_free(c);
+	strbuf_release(&initbin);
+	free(dir);
+	free(init);
+	return rc;
+}
+
 bool tl_run_equal(const struct tl_run *r, const struct tl_work *w)
 {
 	return r->retest.booted && r->retest.ended && r->fp && !r->diffs.n && w->orig->exit.kind == FP_EXIT_CODE &&

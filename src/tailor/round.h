@@ -52,4 +52,10 @@ bool tl_run_equal(const struct tl_run *r, const struct tl_work *w);
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r);
 void tl_round_release(struct tl_round *r);
 
+/* An initramfs of tailor's /init alone (no command: it says the uptime and reboots), for the boot figures. */
+int tl_init_initrd(const char *path);
+/* The figures of the kernels the report sets beside the tailored one (baselines.c). */
+void tl_baseline_debian(struct tl_figures *f, const char *initrd, const char *dir);
+int tl_baseline_tiny(struct tl_ctx *x, struct tl_figures *f, const char *initrd, const char *dir);
+
 #endif

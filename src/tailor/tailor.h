@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ktree/ktree.h"
 
@@ -78,5 +79,22 @@ struct tl_diffs {
 /* Calls that succeeded in orig and fail in retest with an errno that says missing kernel code. */
 int tl_compare(const struct footprint *orig, struct footprint *retest, const struct mapdb *db, struct tl_diffs *d);
 void tl_diffs_release(struct tl_diffs *d);
+
+/* The figures of one kernel for the report (figures.c). */
+struct tl_figures {
+	char *name;		/* "tailored", "Debian 6.1.0-57-amd64", "tinyconfig 64-bit + the baselet" */
+	char *why_not;		/* set when there are no figures, and why */
+	uint64_t bzimage, text; /* bytes: the bzImage; vmlinux's text (size(1)) */
+	bool have_text;
+	unsigned opt_y, opt_m;
+	double boot_s; /* kernel start to /init, QEMU's -icount shift=2 clock */
+	bool have_boot;
+};
+/* size(1)'s text of an ELF64 file: 0, or -1 when it cannot be read as one. */
+int tl_elf_text_bytes(const char *path, uint64_t *text);
+/* f's figures from the files (vmlinux, config, initrd may be NULL: no such figure); boots write in dir. */
+void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinux, const char *config,
+		   const char *initrd, const char *dir);
+void tl_figures_release(struct tl_figures *f);
 
 #endif

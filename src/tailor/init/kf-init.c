@@ -4,7 +4,8 @@
  * mounts what the kernel provides (devtmpfs, proc, sysfs: what mounts is said, what does not is said too, since a
  * tailored kernel may lack one), runs the command of /kf/cmd (NUL-separated words: kfootprint record ... --
  * COMMAND) with standard output on the third serial port and standard error on the console, says how it ended,
- * and reboots: with QEMU's -no-reboot that ends QEMU. /kf/uid, when present, holds "UID GID" for the command.
+ * and reboots: with QEMU's -no-reboot that ends QEMU. It first says the kernel's uptime ("kf-init: up S", the
+ * report's boot time). /kf/uid, when present, holds "UID GID" for the command.
  *
  *   ttyS0  the console: the kernel, this init's lines ("kf-init: ..."), the command's standard error
  *   ttyS1  the footprint the command writes (-o /dev/ttyS1)
@@ -75,6 +76,16 @@ int main(void)
 		dup2(con, 2);
 	}
 	try_mount("proc", "/proc", "proc");
+	/* the kernel's clock at /init: under QEMU's -icount, the report's boot time */
+	int up = open("/proc/uptime", O_RDONLY);
+	char ubuf[64] = "";
+	ssize_t un = up < 0 ? -1 : read(up, ubuf, sizeof(ubuf) - 1);
+	if (up >= 0)
+		close(up);
+	if (un > 0) {
+		ubuf[strcspn(ubuf, " \n")] = '\0';
+		say("kf-init: up %s%.0ld\n", ubuf, 0);
+	}
 	try_mount("sysfs", "/sys", "sysfs");
 	mkdir("/tmp", 01777);
 	char **argv = read_cmd();

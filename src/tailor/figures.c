@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The figures of a kernel for tailor's report: bzImage bytes, vmlinux text bytes (size(1)'s "text": every
+ * allocated section that is not writable and has bytes in the file), the options its .config sets y and m, and
+ * the time from the kernel's start to /init on QEMU's instruction clock (-icount shift=2,sleep=off, as
+ * bench/boot_disk.sh measures: on a loaded host wall time under TCG moves by seconds, instructions do not).
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tailor/spawn.h"
+#include "tailor/tailor.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+int tl_elf_text_bytes(const char *path, uint64_t *text)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf64_Ehdr eh;
+	int rc = -1;
+	*text = 0;
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 65000)
+		goto out;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + (uint64_t)i * sizeof(sh))) != (ssize_t)sizeof(sh))
+			goto out;
+		if ((sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_WRITE) && sh.sh_type != SHT_NOBITS)
+			*text += sh.sh_size;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+static void count_options(const char *config, unsigned *y, unsigned *m)
+{
+	FILE *f = fopen(config, "re");
+	char line[4096];
+	*y = *m = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n");
+		line[n] = '\0';
+		if (strncmp(line, "CONFIG_", 7) || n < 2)
+			continue;
+		if (!strcmp(line + n - 2, "=y"))
+			(*y)++;
+		else if (!strcmp(line + n - 2, "=m"))
+			(*m)++;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* A boot of the kernel with an initramfs holding only tailor's /init (no command: it says so and reboots). */
+static int boot_seconds(const char *bzimage, const char *initrd, const char *dir, const char *name, double *secs)
+{
+	char *con = xasprintf("%s/boot-icount-%s.log", dir, name ? name : "kernel"),
+	     *serial = xasprintf("file:%s", con);
+	for (char *p = con + strlen(dir) + 1; *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') && *p != '.')
+			*p = '-';
+	char *argv[] = {"timeout",
+			"--kill-after=5",
+			"300",
+			"qemu-system-x86_64",
+			"-nodefaults",
+			"-no-user-config",
+			"-display",
+			"none",
+			"-no-reboot",
+			"-accel",
+			"tcg",
+			"-cpu",
+			"max",
+			"-icount",
+			"shift=2,sleep=off",
+			"-m",
+			"512",
+			"-kernel",
+			(char *)bzimage,
+			"-initrd",
+			(char *)initrd,
+			"-append",
+			"console=ttyS0 panic=-1 quiet",
+			"-serial",
+			serial,
+			NULL};
+	int rc = -1;
+	if (tl_spawn(argv, 2, NULL, NULL) == 0) {
+		FILE *f = fopen(con, "re");
+		char line[512];
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "kf-init: up %lf", secs) == 1) {
+				rc = 0;
+				break;
+			}
+		if (f)
+			fclose(f);
+	}
+	free(con);
+	free(serial);
+	return rc;
+}
+
+void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinux, const char *config,
+		   const char *initrd, const char *dir)
+{
+	struct stat st;
+	if (stat(bzimage, &st) == 0)
+		f->bzimage = (uint64_t)st.st_size;
+	f->have_text = vmlinux && tl_elf_text_bytes(vmlinux, &f->text) == 0;
+	if (config)
+		count_options(config, &f->opt_y, &f->opt_m);
+	f->have_boot = initrd && boot_seconds(bzimage, initrd, dir, f->name, &f->boot_s) == 0;
+}
+
+void tl_figures_release(struct tl_figures *f)
+{
+	free(f->name);
+	free(f->why_not);
+	memset(f, 0, sizeof(*f));
+}
