@@ -689,11 +689,15 @@ static void load_document(struct loader *ld)
 static struct footprint *load(struct loader *ld)
 {
 	struct footprint *fp = ld->fp = fp__new();
-	const char *err;
+	const char *err, *kind;
 
 	load_document(ld);
 	err = jr_error(&ld->jr);
-	if (err)
+	/* Not JSON, or JSON without a footprint's schema: say what it looks like, when that is known. */
+	kind = err || ld->schema_msg ? kf_sniff(ld->head, *ld->nhead) : NULL;
+	if (kind && kind != kf_sniff_footprint)
+		error("'%s': %s, not a footprint", ld->what, kind);
+	else if (err)
 		error("'%s': %s", ld->what, err);
 	else if (ld->schema_msg)
 		error("'%s': %s", ld->what, ld->schema_msg);
@@ -719,7 +723,8 @@ static struct footprint *load(struct loader *ld)
 
 struct footprint *fp__load_mem(const char *buf, size_t len, const char *what)
 {
-	struct loader ld = {.what = what};
+	size_t nhead = len < KF_SNIFF_LEN ? len : KF_SNIFF_LEN;
+	struct loader ld = {.what = what, .head = buf, .nhead = &nhead};
 
 	jr_init_mem(&ld.jr, buf, len, LOAD_MAX_DEPTH);
 	return load(&ld);
@@ -738,6 +743,8 @@ struct footprint *fp__load(const char *path)
 		free(why);
 		return NULL;
 	}
+	ld.head = in.head;
+	ld.nhead = &in.nhead;
 	jr_init_input(&ld.jr, &in, LOAD_MAX_DEPTH);
 	fp = load(&ld);
 	kf_input_close(&in);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "util/sniff.h"
 #include "util/strbuf.h"
 
 /*
@@ -29,6 +30,8 @@ struct kf_input {
 	uint64_t limit; /* bytes */
 	uint64_t total; /* read so far */
 	int held;	/* a byte read ahead (a FIFO's first), or -1 */
+	char head[KF_SNIFF_LEN]; /* the first bytes read, for kf_sniff() */
+	size_t nhead;
 };
 
 /* path "-" is standard input. 0, or -1 with *why set. */
