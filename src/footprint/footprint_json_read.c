@@ -239,10 +239,9 @@ static int load_errsrc(struct loader *ld, const char *ctx, size_t index, void *a
 
 static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"name",	  "abi",	   "nr",      "calls",
-					    "errors",	  "time_s",	   "errnos",  "class",
-					    "per_source", "error_sources", "reached", "reached_other",
-					    "at_attach"};
+	static const char *const names[] = {"name",    "abi",		"nr",	    "calls",	  "errors",
+					    "time_s",  "errnos",	"class",    "per_source", "error_sources",
+					    "reached", "reached_other", "at_attach"};
 	enum {
 		NAME,
 		ABI,

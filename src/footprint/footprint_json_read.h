@@ -50,7 +50,7 @@ struct loader {
 	struct pending *pending;
 	size_t npending, pending_cap;
 	struct ld_names names; /* syscalls[] so far */
-	const char *head;      /* the input's first bytes (kf_input's, or the buffer's), to tell what a refused one is */
+	const char *head;      /* the input's first bytes (kf_input's, or the buffer's): what a refused one is */
 	const size_t *nhead;
 };
 

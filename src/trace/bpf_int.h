@@ -47,9 +47,9 @@ struct bpf_session {
 	bool per_task;		/* tasks count their calls in their own storage (kfrec.h) */
 	struct bpf_live *live;	/* the counts of tasks alive at the end, taken by bpf_take_live() */
 	size_t nlive_taken, live_cap;
-	uint64_t live_folded; /* tasks whose exit folded their counts while user space took the others' */
-	uint64_t lost_live;   /* calls of live tasks neither side could claim (no memory) */
-	void *rec;	      /* a struct kf_proc_rec to read records into */
+	uint64_t live_folded;		 /* tasks whose exit folded their counts while user space took the others' */
+	uint64_t lost_live;		 /* calls of live tasks neither side could claim (no memory) */
+	void *rec;			 /* a struct kf_proc_rec to read records into */
 	struct bpf_at_attach *at_attach; /* -p: the call each seeded thread was in, from /proc (bpf_task.c) */
 	size_t nat_attach, at_attach_cap;
 	/* the kernel side's path_slot: failures of these calls come with their path, one event each */

@@ -22,10 +22,10 @@ static const struct {
 	const char *what;
 } magics[] = {
     {"\x1f\x8b", 2, "a gzip file (zcat it first?)"},
-    {"\xfd" "7zXZ\0", 6, "an xz file (xzcat it first?)"},
+    {"\3757zXZ\0", 6, "an xz file (xzcat it first?)"},
     {"\x28\xb5\x2f\xfd", 4, "a zstd file (zstdcat it first?)"},
     {"BZh", 3, "a bzip2 file (bzcat it first?)"},
-    {"\x7f" "ELF", 4, "an ELF file (a program: record it with kfootprint -- PROGRAM)"},
+    {"\177ELF", 4, "an ELF file (a program: record it with kfootprint -- PROGRAM)"},
     {"PK\x03\x04", 4, "a zip archive"},
     {"%PDF-", 5, "a PDF document"},
     {"\x89PNG", 4, "a PNG image"},

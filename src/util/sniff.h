@@ -13,7 +13,7 @@
  * static string, or NULL when they look like nothing known. The reader that asked says what it expected.
  */
 const char *kf_sniff(const void *buf, size_t len);
-/* What kf_sniff() returns for the kinds readers expect, to be compared by pointer: a reader says nothing new of them. */
+/* What kf_sniff() returns for the kinds readers expect, compared by pointer: a reader says nothing new of them. */
 extern const char kf_sniff_footprint[], kf_sniff_mapdb[], kf_sniff_config[];
 
 #endif
