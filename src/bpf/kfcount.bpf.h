@@ -105,7 +105,7 @@ __noinline int account(__u32 proc, __u64 call, __u32 err, __u64 n, __u64 ns)
 	__u32 abi = call >> 32;
 	__s32 nr = (__s32)call;
 
-	if (r && nr >= 0 && nr <= KF_SLOT_NR_MAX && err <= KF_ERR_SECCOMP_KILL && abi < KF_BPF_NABI &&
+	if (r && nr >= 0 && nr <= KF_SLOT_NR_MAX && err <= KF_ERR_AT_ATTACH && abi < KF_BPF_NABI &&
 	    slot_add(r, KF_SLOT_KEY(abi, nr, err), n, ns))
 		return 0;
 	if (r && !(r->p.flags & KF_PROC_SPILLED))

@@ -172,7 +172,7 @@ static long fails_slot(__u32 i, void *ctx)
 	struct kf_slot *sl = &w->r->slots[i & (KF_BPF_SLOTS - 1)];
 	__u32 key = sl->key, err = KF_SLOT_ERR(key), d, n;
 
-	if (!key || !err || err == KF_ERR_SECCOMP_KILL)
+	if (!key || !err || err >= KF_ERR_SECCOMP_KILL)
 		return 0;
 	d = (__u32)sl->calls - sl->told;
 	if (!d)

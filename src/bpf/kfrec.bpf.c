@@ -444,13 +444,21 @@ static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 	if (!t)
 		return 0;
 	if (with_time) {
-		if (t->state != KF_TASK_ACTIVE) {
+		if (t->state == KF_TASK_ATTACHED) {
+			/* -p: the call the task was in when it was seeded, counted (without its time) and marked */
+			t->state = KF_TASK_ACTIVE;
+			t->enter_nr = -1;
+			nr = BPF_CORE_READ(regs, orig_ax);
+			abi = call_abi(task, &nr);
+			if (nr < 0)
+				return 0;
+			account(t->proc, CALL(abi, nr), KF_ERR_AT_ATTACH, 1, 0);
+		} else if (t->state != KF_TASK_ACTIVE) {
 			if (t->state != KF_TASK_WAIT_EXEC) /* fork's return in the child: counted in the parent */
-				t->state = KF_TASK_ACTIVE; /* attached: a call entered before we watched */
+				t->state = KF_TASK_ACTIVE;
 			t->enter_nr = -1;
 			return 0;
-		}
-		if (t->enter_nr >= 0) {
+		} else if (t->enter_nr >= 0) {
 			/* The call as it was entered: exec rewrites orig_ax and the compat status for the new image. */
 			nr = t->enter_nr;
 			abi = t->enter_abi;
@@ -499,6 +507,9 @@ static __always_inline int sys_exit(struct pt_regs *regs, long ret, bool cast)
 			if (nr != per_abi(nr_execve, abi))
 				return 0;
 		}
+		/* -p: the call the task was in when it was seeded, marked (as with time) */
+		if (t->state == KF_TASK_ATTACHED && nr >= 0)
+			account(t->proc, CALL(abi, nr), KF_ERR_AT_ATTACH, 1, 0);
 		t->state = KF_TASK_ACTIVE;
 	}
 	/*

@@ -88,12 +88,13 @@ struct kf_task_rec {
  * Per-process counters, kept in the kernel for the life of the process and sent to user space once, when
  * it ends: one slot per ABI x call x errno it used. A slot's key is KF_SLOT_KEY(abi, nr, err); 0 is free.
  * err KF_ERR_SECCOMP_KILL counts the calls a seccomp filter killed the task in (the call itself is
- * counted in its own slot as well). Calls with numbers past the key's range, or past the slots, go to the
- * spill hash (struct kf_stat_key).
+ * counted in its own slot as well), KF_ERR_AT_ATTACH likewise the calls a -p task was in when it was seeded.
+ * Calls with numbers past the key's range, or past the slots, go to the spill hash (struct kf_stat_key).
  */
 #define KF_BPF_SLOTS		  128 /* a power of 2; processes of common programs use 10-50 */
 #define KF_BPF_SLOT_PROBES	  16
 #define KF_ERR_SECCOMP_KILL	  4096
+#define KF_ERR_AT_ATTACH	  4097 /* calls in progress when -p attached (each counted in its own slot too) */
 #define KF_SLOT_NR_MAX		  0xfffe
 #define KF_SLOT_KEY(abi, nr, err) (((__u32)(abi) << 30) | ((__u32)(err) << 16) | ((__u32)(nr) + 1))
 #define KF_SLOT_ABI(key)	  ((key) >> 30)

@@ -21,6 +21,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/input.h"
+#include "util/sniff.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -166,6 +167,7 @@ static struct mapdb *open_db(const struct map_opts *o, enum kf_abi abi)
 
 	if (o->db) {
 		struct strbuf sb = STRBUF_INIT;
+		const char *what;
 		char *why;
 
 		if (kf_input_read_all(o->db, KF_MAPDB_MAX, &sb, &why) < 0) {
@@ -175,7 +177,14 @@ static struct mapdb *open_db(const struct map_opts *o, enum kf_abi abi)
 			return NULL;
 		}
 		db = mapdb_parse(sb.buf, o->db, &err);
+		/* a footprint, a map, a page given as the database: said as what it looks like */
+		what = db ? NULL : kf_sniff(sb.buf, sb.len < KF_SNIFF_LEN ? sb.len : KF_SNIFF_LEN);
 		strbuf_release(&sb);
+		if (what && what != kf_sniff_mapdb) {
+			error("--db '%s': %s, not a map database (kfootprint map --save-db)", o->db, what);
+			free(err);
+			return NULL;
+		}
 		if (db && db->abi != abi) {
 			error("--db '%s': a database for %s, not %s (see --abi)", o->db, kf_abi_name(db->abi),
 			      kf_abi_name(abi));

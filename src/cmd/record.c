@@ -35,7 +35,7 @@ struct record_opts {
 	const char *label;
 	const char *map;	/* --map[=FORMAT]: the kernel map after the report */
 	const char *map_output; /* --map-output FILE: the map there instead */
-	bool quiet;		/* -q: no live status line */
+	bool quiet;		/* -q: no live status line, no note of a script */
 	bool no_reach;		/* --no-reach: do not record what each call reached */
 	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
@@ -151,7 +151,8 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "map-output", R, map_output, "FILE",
 	       "write the map (--map's FORMAT; implies --map) to FILE instead of after the report"),
     OPT_BOOL('q', "quiet", R, quiet,
-	     "no live status line (elapsed, calls/s, processes alive, lost events), drawn on a terminal otherwise"),
+	     "no live status line (elapsed, calls/s, processes alive, lost events), drawn on a terminal otherwise, "
+	     "and no note that COMMAND is a script"),
     OPT_VERBOSE("diagnostics (-vv: libbpf's debug log)"),
     OPT_HELP(),
     OPT_END(),
@@ -570,6 +571,8 @@ static int cmd_record(int argc, char **argv)
 	fill_workload(&o, fp, be->name);
 	/* Before the command starts: its cgroup, and the guardian that outlives kfootprint's own death. */
 	if (o.trace.argv) {
+		if (!o.quiet)
+			trace_note_script(o.trace.argv[0]);
 		o.trace.contain = contain_new(o.trace.keep_running);
 		if (!o.trace.contain)
 			goto out;
@@ -595,9 +598,8 @@ static int cmd_record(int argc, char **argv)
 	contain_end(o.trace.contain);
 	if (rc < 0)
 		goto out;
+	/* a stop signal made it incomplete only if a process was still running then (trace_end_step) */
 	fp__finish(fp);
-	if (stop_signal && fp->complete)
-		fp__set_incomplete(fp, "interrupted");
 
 	ret = exit_status_of(fp);
 	say_status(why_log, sizeof(why_log), fp, "the log");

@@ -385,6 +385,15 @@ void fp__account(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int n
 		ps->errors += calls;
 }
 
+void fp__at_attach(struct footprint *fp, enum kf_abi abi, int nr, uint64_t n)
+{
+	struct fp_sysstat *s = fp_sctab_find(&fp->syscalls, abi, nr);
+
+	if (!s)
+		s = fp_sctab_get(&fp->syscalls, abi, nr, sc_name(fp, abi, nr));
+	s->at_attach += n;
+}
+
 void fp__seccomp_kill(struct footprint *fp, struct fp_proc *p, enum kf_abi abi, int nr, uint64_t n)
 {
 	if (!p || !n)

@@ -138,6 +138,7 @@ struct fp_sysstat {
 	uint64_t calls;
 	uint64_t errors;
 	uint64_t time_ns;	       /* time in the call, entry to exit, summed */
+	uint64_t at_attach;	       /* global table only: calls (of `calls`) in progress when -p attached */
 	struct fp_errno_count *errnos; /* sorted by err; global table only */
 	uint32_t nerrnos, errnos_cap;
 	struct fp_annot annot;	       /* global table only */
@@ -323,6 +324,12 @@ void fp__set_incomplete(struct footprint *fp, const char *why);
 const char *fp__intern(struct footprint *fp, const char *s);
 /* Keeps a result of the annotate stage with the footprint (freed by fp__free, written by fp__write_json). */
 void fp__attach(struct footprint *fp, struct fp_attachment a);
+
+/*
+ * -p: n calls of (abi, nr), counted with fp__account() too, were in progress when kfootprint attached: entered
+ * before it watched (their time is not known). Marks the workload-wide row.
+ */
+void fp__at_attach(struct footprint *fp, enum kf_abi abi, int nr, uint64_t n);
 
 /* --- processes --- */
 /* The live process with this tgid, or NULL. */

@@ -239,15 +239,29 @@ static int load_errsrc(struct loader *ld, const char *ctx, size_t index, void *a
 
 static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"name",	  "abi",	   "nr",      "calls",
-					    "errors",	  "time_s",	   "errnos",  "class",
-					    "per_source", "error_sources", "reached", "reached_other"};
-	enum { NAME, ABI, NR, CALLS, ERRORS, TIME, ERRNOS, CLASS, PER_SOURCE, ERROR_SOURCES, REACHED, REACHED_OTHER };
+	static const char *const names[] = {"name",    "abi",		"nr",	    "calls",	  "errors",
+					    "time_s",  "errnos",	"class",    "per_source", "error_sources",
+					    "reached", "reached_other", "at_attach"};
+	enum {
+		NAME,
+		ABI,
+		NR,
+		CALLS,
+		ERRORS,
+		TIME,
+		ERRNOS,
+		CLASS,
+		PER_SOURCE,
+		ERROR_SOURCES,
+		REACHED,
+		REACHED_OTHER,
+		AT_ATTACH
+	};
 	struct fp_sysstat scratch = {0}; /* error_sources and reached, until the row exists */
 	struct shares shares = {0};
 	char *name = NULL, *abi_s = NULL, *klass = NULL;
 	struct errnos es = {0};
-	uint64_t calls = 0, errors = 0, time_ns = 0;
+	uint64_t calls = 0, errors = 0, time_ns = 0, at_attach = 0;
 	uint32_t seen = 0;
 	int k, rc, nr = 0;
 	enum jr_event ev;
@@ -278,6 +292,7 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 		case ERROR_SOURCES: rc = ld_objects(ld, ctx, "error_sources", load_errsrc, &scratch); break;
 		case REACHED: rc = ld_objects(ld, ctx, "reached", ld_load_reach, &scratch); break;
 		case REACHED_OTHER: rc = ld_get_count(ld, ctx, "reached_other", COUNT_MAX, &scratch.reach_other); break;
+		case AT_ATTACH: rc = ld_get_count(ld, ctx, "at_attach", COUNT_MAX, &at_attach); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -293,6 +308,10 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 		}
 	if (errors > calls) {
 		ld_fail(ld, ctx, "errors", "%llu is out of range", (unsigned long long)errors);
+		goto out;
+	}
+	if (at_attach > calls) {
+		ld_fail(ld, ctx, "at_attach", "%llu is out of range", (unsigned long long)at_attach);
 		goto out;
 	}
 	if (!ld_valid_sc_name(name)) {
@@ -327,6 +346,7 @@ static int load_syscall(struct loader *ld, const char *ctx, size_t index, void *
 	s->calls = calls;
 	s->errors = errors;
 	s->time_ns = time_ns;
+	s->at_attach = at_attach;
 	if (klass)
 		s->annot.klass = fp__intern(ld->fp, klass);
 	for (size_t i = 0; i < es.n; i++)
@@ -689,11 +709,15 @@ static void load_document(struct loader *ld)
 static struct footprint *load(struct loader *ld)
 {
 	struct footprint *fp = ld->fp = fp__new();
-	const char *err;
+	const char *err, *kind;
 
 	load_document(ld);
 	err = jr_error(&ld->jr);
-	if (err)
+	/* Not JSON, or JSON without a footprint's schema: say what it looks like, when that is known. */
+	kind = err || ld->schema_msg ? kf_sniff(ld->head, *ld->nhead) : NULL;
+	if (kind && kind != kf_sniff_footprint)
+		error("'%s': %s, not a footprint", ld->what, kind);
+	else if (err)
 		error("'%s': %s", ld->what, err);
 	else if (ld->schema_msg)
 		error("'%s': %s", ld->what, ld->schema_msg);
@@ -719,7 +743,8 @@ static struct footprint *load(struct loader *ld)
 
 struct footprint *fp__load_mem(const char *buf, size_t len, const char *what)
 {
-	struct loader ld = {.what = what};
+	size_t nhead = len < KF_SNIFF_LEN ? len : KF_SNIFF_LEN;
+	struct loader ld = {.what = what, .head = buf, .nhead = &nhead};
 
 	jr_init_mem(&ld.jr, buf, len, LOAD_MAX_DEPTH);
 	return load(&ld);
@@ -738,6 +763,8 @@ struct footprint *fp__load(const char *path)
 		free(why);
 		return NULL;
 	}
+	ld.head = in.head;
+	ld.nhead = &in.nhead;
 	jr_init_input(&ld.jr, &in, LOAD_MAX_DEPTH);
 	fp = load(&ld);
 	kf_input_close(&in);

@@ -50,6 +50,8 @@ struct loader {
 	struct pending *pending;
 	size_t npending, pending_cap;
 	struct ld_names names; /* syscalls[] so far */
+	const char *head;      /* the input's first bytes (kf_input's, or the buffer's): what a refused one is */
+	const size_t *nhead;
 };
 
 /* A member-name table and its length, for ld_next_member(). */

@@ -245,6 +245,8 @@ static void write_syscalls(json_writer_t *w, const struct footprint *fp)
 		jsonw_u64_field(w, "errors", s->errors);
 		write_errnos(w, s->errnos, s->nerrnos);
 		jsonw_ns_as_s_field(w, "time_s", s->time_ns);
+		if (s->at_attach)
+			jsonw_u64_field(w, "at_attach", s->at_attach);
 		jsonw_string_field(w, "class", s->annot.klass);
 		if (fp->nsources)
 			write_per_source(w, s);

@@ -146,7 +146,7 @@ static struct kt_config *load(const char *path, bool gz, char **err)
 	struct strbuf raw = STRBUF_INIT, text = STRBUF_INIT;
 	const struct strbuf *t = &raw;
 	struct kt_config *cfg = NULL;
-	const char *why;
+	const char *why, *kind;
 	char *rwhy = NULL;
 
 	if (kf_input_read_all(path, KF_CONFIG_MAX, &raw, &rwhy) < 0) {
@@ -162,6 +162,8 @@ static struct kt_config *load(const char *path, bool gz, char **err)
 		}
 		t = &text;
 	}
+	/* before the lines are cut: what a file with no option in it looks like, for its refusal */
+	kind = kf_sniff(t->buf, t->len < KF_SNIFF_LEN ? t->len : KF_SNIFF_LEN);
 	cfg = kt_config_new();
 	for (char *l = t->buf, *end = t->buf + t->len; l < end;) {
 		char *nl = memchr(l, '\n', (size_t)(end - l));
@@ -172,6 +174,11 @@ static struct kt_config *load(const char *path, bool gz, char **err)
 			l[end - l] = '\0'; /* the buffer's own terminator */
 		config_line(cfg, l);
 		l = nl ? nl + 1 : end;
+	}
+	if (!kt_config_count(cfg) && kind && kind != kf_sniff_config) {
+		*err = xasprintf("%s, not a kernel .config", kind);
+		kt_config_free(cfg);
+		cfg = NULL;
 	}
 out:
 	strbuf_release(&raw);

@@ -289,6 +289,7 @@ static void header(struct strbuf *sb, const struct footprint *fp, bool timed, co
 	}
 	strbuf_addch(sb, '\n');
 	seccomp_kills(sb, fp);
+	text_summary_at_attach(sb, fp);
 	strbuf_addf(sb, "lost events:  %" PRIu64 "\n", fp->lost_events);
 	strbuf_addf(sb, "summary:      %" PRIu64 " %s, %" PRIu64 " %s", calls, text_plural(calls, "call", "calls"),
 		    errors, text_plural(errors, "error", "errors"));

@@ -44,6 +44,8 @@ void text_reached_section(struct strbuf *sb, const struct footprint *fp);
  * "maintainers:", what the kernel needs for the workload, from the footprint's maps or the built-in databases.
  */
 void text_summary_classes(struct strbuf *sb, const struct footprint *fp);
+/* "at attach:    read 1 (...)": the calls -p found in progress (struct fp_sysstat.at_attach); nothing when none. */
+void text_summary_at_attach(struct strbuf *sb, const struct footprint *fp);
 struct kmap_view;
 void text_summary_kernel(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
 /* "kernel functions": totals, the top table and the functions under each syscall; nothing when not recorded. */

@@ -40,6 +40,23 @@ static struct klass *klass_of(struct klass **v, size_t *n, size_t *cap, const ch
 	return &(*v)[(*n)++];
 }
 
+void text_summary_at_attach(struct strbuf *sb, const struct footprint *fp)
+{
+	struct fp_sysstat **v = fp_sctab_sorted(&fp->syscalls, NULL);
+	size_t n = 0;
+	char buf[96];
+
+	for (struct fp_sysstat **sp = v; *sp; sp++) {
+		if (!(*sp)->at_attach)
+			continue;
+		strbuf_addstr(sb, n++ ? ", " : "at attach:    ");
+		strbuf_addf(sb, "%s %" PRIu64, rpt_sc_name(*sp, buf, sizeof(buf)), (*sp)->at_attach);
+	}
+	if (n)
+		strbuf_addstr(sb, " (in progress when kfootprint attached: counted, without their time)\n");
+	free(v);
+}
+
 void text_summary_classes(struct strbuf *sb, const struct footprint *fp)
 {
 	size_t ng, n = 0, cap = 0;

@@ -516,6 +516,8 @@ reopen:
 	if (bpf_take_live(&s))
 		goto out;
 	bpf_detach(&s, NULL);
+	if (bpf_count_at_attach(&s))
+		goto out;
 	/* Nothing runs now: user space's claims on live tasks can go, which the next run's cached maps must not see. */
 	if (bpf_cache_held(&s) && bpf_release_claims(&s))
 		cache_ok = false;
@@ -555,6 +557,7 @@ out:
 	free(s.byproc);
 	free(s.rec);
 	free(s.live);
+	free(s.at_attach);
 	return ret;
 }
 

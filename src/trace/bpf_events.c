@@ -136,7 +136,7 @@ static void count_source(struct bpf_session *s, const char *comm16, const struct
 {
 	char comm[17];
 
-	if (!n || !err || err == KF_ERR_SECCOMP_KILL || abi >= KF_ABI_NR || sends_path(s, abi, nr))
+	if (!n || !err || err >= KF_ERR_SECCOMP_KILL || abi >= KF_ABI_NR || sends_path(s, abi, nr))
 		return;
 	if (comm16 && comm16[0]) {
 		memcpy(comm, comm16, 16);
@@ -201,6 +201,8 @@ static void apply_proc(struct bpf_session *s, const struct kf_ev_proc *h, const 
 			continue;
 		if (err == KF_ERR_SECCOMP_KILL) {
 			fp__seccomp_kill(s->fp, p, abi, nr, sl->calls);
+		} else if (err == KF_ERR_AT_ATTACH) {
+			fp__at_attach(s->fp, abi, nr, sl->calls);
 		} else {
 			fp__account(s->fp, p, abi, nr, err, sl->calls, sl->ns);
 			/* the failures not told at an exec: the last image's, under the record's name */
@@ -396,6 +398,8 @@ int bpf_read_stats(struct bpf_session *s, bool ended_only)
 		}
 		if (calls && key.abi < KF_ABI_NR && key.err == KF_ERR_SECCOMP_KILL)
 			fp__seccomp_kill(s->fp, bpf_proc(s, key.proc), (enum kf_abi)key.abi, key.nr, calls);
+		else if (calls && key.abi < KF_ABI_NR && key.err == KF_ERR_AT_ATTACH)
+			fp__at_attach(s->fp, (enum kf_abi)key.abi, key.nr, calls);
 		else if (calls && key.abi < KF_ABI_NR) {
 			fp__account(s->fp, bpf_proc(s, key.proc), (enum kf_abi)key.abi, key.nr, key.err, calls, ns);
 			/* no record: the process's name as user space knows it last */

@@ -47,12 +47,28 @@ struct bpf_session {
 	bool per_task;		/* tasks count their calls in their own storage (kfrec.h) */
 	struct bpf_live *live;	/* the counts of tasks alive at the end, taken by bpf_take_live() */
 	size_t nlive_taken, live_cap;
-	uint64_t live_folded; /* tasks whose exit folded their counts while user space took the others' */
-	uint64_t lost_live;   /* calls of live tasks neither side could claim (no memory) */
-	void *rec;	      /* a struct kf_proc_rec to read records into */
+	uint64_t live_folded;		 /* tasks whose exit folded their counts while user space took the others' */
+	uint64_t lost_live;		 /* calls of live tasks neither side could claim (no memory) */
+	void *rec;			 /* a struct kf_proc_rec to read records into */
+	struct bpf_at_attach *at_attach; /* -p: the call each seeded thread was in, from /proc (bpf_task.c) */
+	size_t nat_attach, at_attach_cap;
 	/* the kernel side's path_slot: failures of these calls come with their path, one event each */
 	uint8_t path_slot[KF_BPF_NABI * KF_BPF_OPEN_NR_MAX];
 };
+
+/* A -p thread and the call /proc/TID/syscall said it was in once seeded (-1: none, in user space). */
+struct bpf_at_attach {
+	pid_t pid, tid;
+	uint32_t proc;
+	long nr;
+};
+
+/*
+ * -p, after the programs are detached: a seeded thread that never left the call it was in (its state still
+ * KF_TASK_ATTACHED) has that call counted, marked in progress at attach. The kernel side counts and marks it when
+ * it returned while observed. 0, or -1 after reporting.
+ */
+int bpf_count_at_attach(struct bpf_session *s);
 
 /* bpf_events.c */
 int bpf_on_event(void *ctx, void *data, size_t size);

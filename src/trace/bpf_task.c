@@ -110,6 +110,53 @@ int bpf_release_command(struct bpf_session *s, int go_fd)
 	return trace_release_command(go_fd);
 }
 
+/*
+ * The call a seeded thread is in, read after seeding: should the thread still be in state KF_TASK_ATTACHED at the
+ * end, it has crossed no syscall boundary since, and this is the call it was in all along.
+ */
+static void remember_call(struct bpf_session *s, pid_t pid, pid_t tid, uint32_t proc)
+{
+	char path[64], buf[32] = "";
+	long nr = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (f) {
+		/* "NR ARGS... SP PC" in a call, "-1 SP PC" in user space, "running" on a CPU: in no call then */
+		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%ld", &nr) != 1)
+			nr = -1;
+		fclose(f);
+	}
+	if (nr < 0)
+		return;
+	XGROW(s->at_attach, s->at_attach_cap, s->nat_attach + 1);
+	s->at_attach[s->nat_attach++] = (struct bpf_at_attach){pid, tid, proc, nr};
+}
+
+int bpf_count_at_attach(struct bpf_session *s)
+{
+	struct kf_task_rec *t = xcalloc(1, sizeof(*t));
+
+	for (size_t i = 0; i < s->nat_attach; i++) {
+		const struct bpf_at_attach *a = &s->at_attach[i];
+		int pidfd = (int)syscall(SYS_pidfd_open, a->tid, a->tid == a->pid ? 0 : PIDFD_THREAD);
+		int rc;
+
+		if (pidfd < 0)
+			continue; /* ended: the kernel side saw its call return, or its exit in it */
+		rc = bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.tasks), &pidfd, t);
+		close(pidfd);
+		if (rc < 0 || t->t.gen != s->run_gen || t->t.state != KF_TASK_ATTACHED || !bpf_proc(s, a->proc))
+			continue;
+		/* /proc numbers a 32-bit task's call from its own table, and says nothing of its ABI: x86_64 here */
+		fp__account(s->fp, bpf_proc(s, a->proc), KF_ABI_X86_64, (int)a->nr, 0, 1, 0);
+		fp__at_attach(s->fp, KF_ABI_X86_64, (int)a->nr, 1);
+	}
+	free(t);
+	return 0;
+}
+
 /* Seeds the threads of one process not seeded yet; returns how many were new, or -1 after reporting. */
 static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 {
@@ -150,6 +197,7 @@ static int seed_threads(struct bpf_session *s, pid_t pid, uint32_t proc)
 			errno = -rc;
 			return perror_msg("bpf: following -p %d thread %ld", (int)pid, tid);
 		}
+		remember_call(s, pid, (pid_t)tid, proc);
 		added++;
 	}
 	closedir(d);

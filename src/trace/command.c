@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +36,34 @@ char *trace_find_command(const char *name)
 	}
 	free(dirs);
 	return found;
+}
+
+void trace_note_script(const char *name)
+{
+	char *path, line[128];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (strchr(name, '/'))
+		return; /* named by its path: what it is was the user's choice */
+	path = trace_find_command(name);
+	if (!path)
+		return; /* the start says it is not found */
+	/* O_NONBLOCK: a FIFO in PATH must not hold the start */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, line, sizeof(line) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n >= 2 && line[0] == '#' && line[1] == '!') {
+		line[n] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		for (char *c = line; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?'; /* one line on a terminal, whatever the file holds */
+		note("%s is a script (%s): its interpreter's processes are in the footprint", path, line);
+	}
+	free(path);
 }
 
 /* Never returns. */

@@ -420,9 +420,11 @@ enum trace_end_do trace_end_step(struct trace_end *e, const struct trace_opts *o
 		if (!*o->stop && !(e->deadline && now >= e->deadline))
 			return TRACE_END_RUN;
 		e->ending = true;
-		fp__set_incomplete(fp, *o->stop ? "interrupted" : "duration");
-		if (leave)
+		e->why = *o->stop ? "interrupted" : "duration";
+		if (leave) {
+			fp__set_incomplete(fp, e->why);
 			return TRACE_END_DETACH;
+		}
 		/*
 		 * A Ctrl-C at the terminal has reached the command too: give it the time to end in its own way (its
 		 * SIGINT handler, its exit status) before SIGTERM, and SIGKILL after that.
@@ -436,6 +438,12 @@ enum trace_end_do trace_end_step(struct trace_end *e, const struct trace_opts *o
 	if (leave)
 		return TRACE_END_RUN;
 	if (e->term_at && now >= e->term_at) {
+		/*
+		 * Only a workload still running now misses calls: one that ended by itself (a server's own SIGINT
+		 * handler, a command that was ending anyway) was observed whole, and its footprint is complete.
+		 */
+		if (!contain_empty(o->contain))
+			fp__set_incomplete(fp, e->why);
 		debug("stopping the workload (SIGTERM)");
 		e->term_at = 0;
 		contain_signal(o->contain, SIGTERM);

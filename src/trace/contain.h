@@ -72,6 +72,7 @@ struct trace_end {
 	uint64_t kill_at;  /* SIGKILL due then, 0 = not armed */
 	bool ending;	   /* observation is over */
 	bool killed;	   /* SIGKILL sent */
+	const char *why;   /* "interrupted" or "duration": the footprint's incomplete_why if a process was left */
 };
 
 enum trace_end_do {
@@ -80,7 +81,10 @@ enum trace_end_do {
 };
 
 void trace_end_init(struct trace_end *e, const struct trace_opts *o);
-/* Looks at the clock and the stop flag, marks fp incomplete when observation ends, sends what is due. */
+/*
+ * Looks at the clock and the stop flag, sends what is due, and marks fp incomplete when observation ends on a
+ * workload still running: detached from, or given SIGTERM (not one that ended by itself in the SIGINT grace).
+ */
 enum trace_end_do trace_end_step(struct trace_end *e, const struct trace_opts *o, struct footprint *fp);
 
 #endif

@@ -311,7 +311,11 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 	 */
 	switch (event) {
 	case 0: resume(st, t, sig, false); break;
-	case PTRACE_EVENT_STOP: resume(st, t, 0, is_stop_signal(sig)); break;
+	case PTRACE_EVENT_STOP:
+		if (t->seized)
+			pt_syscall_attach_stop(st, t);
+		resume(st, t, 0, is_stop_signal(sig));
+		break;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
@@ -498,7 +502,7 @@ static int seize_threads(struct pt_state *st, struct pt_group *g)
 			}
 			continue;
 		}
-		pt_task_add(st, tid, g);
+		pt_task_add(st, tid, g)->seized = true;
 		if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0 && errno != ESRCH)
 			perror_msg("ptrace: interrupting task %d", (int)tid);
 		added++;

@@ -32,13 +32,18 @@ struct pt_group {
 struct pt_task {
 	pid_t tid;
 	struct pt_group *group;
-	struct pt_task *next; /* hash chain */
-	bool in_call;	      /* between a syscall-entry stop and its exit stop */
-	bool hidden;	      /* the started command before its execve: our own set-up, not the workload's */
-	bool detaching;	      /* observation is over: detach at its next stop */
-	bool own_affinity;    /* it (or its creator) set its own CPU mask: sched_getaffinity is not rewritten */
-	bool entered;	      /* abi and nr below name its last call (in progress or not) */
-	bool unannounced;     /* known from its own first stop: its creator's fork event is still to come */
+	struct pt_task *next;	   /* hash chain */
+	bool in_call;		   /* between a syscall-entry stop and its exit stop */
+	bool hidden;		   /* the started command before its execve: our own set-up, not the workload's */
+	bool detaching;		   /* observation is over: detach at its next stop */
+	bool own_affinity;	   /* it (or its creator) set its own CPU mask: sched_getaffinity is not rewritten */
+	bool entered;		   /* abi and nr below name its last call (in progress or not) */
+	bool unannounced;	   /* known from its own first stop: its creator's fork event is still to come */
+	bool seized;		   /* -p: its first stop, which tells the call it was in, is still to come */
+	bool resume;		   /* -p: it was in resume_nr, cut by our interrupt: its next entry is its restart */
+	bool at_attach;		   /* the call in progress is the one it was in at attach (fp__at_attach) */
+	int resume_nr, resume_via; /* the call, and the number it restarts as (restart_syscall, or itself) */
+	uint8_t resume_abi;
 	/* The call in progress (in_call), or its last one. */
 	uint8_t abi;
 	int nr;
@@ -127,6 +132,12 @@ void pt_open_enter(struct pt_task *t, const struct kf_syscall *row);
 int pt_syscall_stop(struct pt_state *st, struct pt_task *t);
 /* Accounts the call t is in as one that never returned (task died, exec'd away, or we detached). */
 void pt_syscall_abandon(struct pt_state *st, struct pt_task *t);
+/*
+ * -p, a seized task's first stop (our interrupt's): the call it was in, if any, is counted as in progress at attach,
+ * as the bpf backend counts it: once it has returned, with its result, or else at its restart's end (under its
+ * own name, not restart_syscall's), or as never returning.
+ */
+void pt_syscall_attach_stop(struct pt_state *st, struct pt_task *t);
 /* At t's PTRACE_EVENT_EXIT: when a seccomp filter killed it, records the call it killed it in. */
 void pt_seccomp_exit(struct pt_state *st, struct pt_task *t);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 
 #include "trace/ptrace_int.h"
 
@@ -17,14 +18,65 @@
 #define ERESTARTSYS	      512
 #define ERESTART_RESTARTBLOCK 516
 
+/* The call a -p task was in at attach, accounted as made (err: its result, when it had returned). */
+static void account_at_attach(struct pt_state *st, struct pt_task *t, int abi, int nr, int err)
+{
+	fp__account(st->fp, t->group ? t->group->proc : NULL, (enum kf_abi)abi, nr, err, 1, 0);
+	fp__at_attach(st->fp, (enum kf_abi)abi, nr, 1);
+}
+
+void pt_syscall_attach_stop(struct pt_state *st, struct pt_task *t)
+{
+	t->seized = false;
+#if defined(__x86_64__)
+	struct __ptrace_syscall_info info;
+	struct user_regs_struct regs;
+	const struct kf_syscall *rs;
+	uint64_t nr;
+	long ret;
+	int abi;
+
+	if (ptrace(PTRACE_GETREGS, t->tid, NULL, &regs) < 0 ||
+	    ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) < 0)
+		return;
+	/* orig_rax is -1 after any entry but a syscall's: the interrupt then found it in user space */
+	nr = regs.orig_rax;
+	ret = (long)regs.rax;
+	if ((long)nr < 0 || (abi = kf_abi_of_call(info.arch, &nr)) < 0)
+		return;
+	if (ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS) {
+		/* cut by our interrupt: the kernel restarts it, as restart_syscall after ERESTART_RESTARTBLOCK */
+		rs = ret == -ERESTART_RESTARTBLOCK ? kf_syscall_by_name((enum kf_abi)abi, "restart_syscall") : NULL;
+		t->resume = true;
+		t->resume_abi = (uint8_t)abi;
+		t->resume_nr = (int)nr;
+		t->resume_via = rs ? rs->nr : (int)nr;
+		return;
+	}
+	account_at_attach(st, t, abi, (int)nr, ret < 0 && ret >= -4095 ? (int)-ret : 0);
+#else
+	(void)st;
+#endif
+}
+
 static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptrace_syscall_info *info)
 {
 	uint64_t nr = info->entry.nr;
 	int abi = kf_abi_of_call(info->arch, &nr);
 	const struct kf_syscall *row;
+	bool restart = false;
 
 	if (t->in_call) /* an entry without the exit of the one before: cannot happen, but never lose a count */
 		pt_syscall_abandon(st, t);
+	if (t->resume) {
+		/* the restart of the call it was in at attach, or (a handler ran first) that call ended unseen */
+		t->resume = false;
+		restart = abi == t->resume_abi && (int)nr == t->resume_via;
+		if (!restart)
+			account_at_attach(st, t, t->resume_abi, t->resume_nr, 0);
+		else
+			nr = (uint64_t)t->resume_nr;
+	}
 	if (abi < 0) {
 		fp__lost(st->fp, 1);
 		return;
@@ -38,6 +90,7 @@ static void on_entry(struct pt_state *st, struct pt_task *t, const struct __ptra
 	}
 	t->in_call = true;
 	t->entered = true;
+	t->at_attach = restart;
 	t->abi = (uint8_t)abi;
 	t->nr = (int)nr;
 	memcpy(t->args, info->entry.args, sizeof(t->args));
@@ -99,7 +152,10 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		return;
 	}
 	t->in_call = false;
-	fp__account(st->fp, p, (enum kf_abi)t->abi, t->nr, err, 1, fp__now_ns() - t->t_enter);
+	fp__account(st->fp, p, (enum kf_abi)t->abi, t->nr, err, 1, t->at_attach ? 0 : fp__now_ns() - t->t_enter);
+	if (t->at_attach)
+		fp__at_attach(st->fp, (enum kf_abi)t->abi, t->nr, 1);
+	t->at_attach = false;
 	if (st->cpu >= 0 && !err && (t->nr == st->getaffinity_nr[t->abi] || t->nr == st->setaffinity_nr[t->abi]))
 		pt_cpu_affinity_exit(st, t, info->exit.rval);
 	if (t->is_open && t->path_ok)
@@ -130,11 +186,18 @@ int pt_syscall_stop(struct pt_state *st, struct pt_task *t)
 
 void pt_syscall_abandon(struct pt_state *st, struct pt_task *t)
 {
+	if (t->resume) { /* never restarted: gone, or detached, in the call it was in at attach */
+		t->resume = false;
+		account_at_attach(st, t, t->resume_abi, t->resume_nr, 0);
+	}
 	if (!t->in_call)
 		return;
 	t->in_call = false;
 	fp__account(st->fp, t->group ? t->group->proc : NULL, (enum kf_abi)t->abi, t->nr, 0, 1,
-		    fp__now_ns() - t->t_enter);
+		    t->at_attach ? 0 : fp__now_ns() - t->t_enter);
+	if (t->at_attach)
+		fp__at_attach(st->fp, (enum kf_abi)t->abi, t->nr, 1);
+	t->at_attach = false;
 	if (st->opts->log) {
 		struct kf_logcall c = log_call(t);
 

@@ -148,6 +148,11 @@ const char *backend_names(void);
  * through /bin/sh: the footprint is of the command given). NULL when not found; the caller frees it.
  */
 char *trace_find_command(const char *name);
+/*
+ * A command named without a slash (found in PATH) whose file begins with "#!" is a script, a shim often: says
+ * once on stderr that its interpreter's processes are part of the footprint. Silent otherwise.
+ */
+void trace_note_script(const char *name);
 
 /*
  * Starts opts->argv held before its execve, so a backend can set itself up on the pid first and lose nothing

@@ -49,6 +49,15 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;

@@ -12,6 +12,8 @@ __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 /* Like error(), with ": strerror(errno)" appended (errno as it was on entry). */
 __attribute__((format(printf, 1, 2))) int perror_msg(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+/* "kfootprint: note: ...": something true the user may not expect, not a problem. */
+__attribute__((format(printf, 1, 2))) void note(const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
 /* Verbose diagnostics, printed only with -v. */
 __attribute__((format(printf, 1, 2))) void debug(const char *fmt, ...);

@@ -92,6 +92,15 @@ fail:
 	return -1;
 }
 
+/* The first bytes, kept for kf_sniff(): what a refused input looks like, a pipe's too. */
+static void keep_head(struct kf_input *in, const void *buf, size_t n)
+{
+	if (n > sizeof(in->head) - in->nhead)
+		n = sizeof(in->head) - in->nhead;
+	memcpy(in->head + in->nhead, buf, n);
+	in->nhead += n;
+}
+
 ssize_t kf_input_read(struct kf_input *in, void *buf, size_t len, char **why)
 {
 	ssize_t n;
@@ -99,6 +108,7 @@ ssize_t kf_input_read(struct kf_input *in, void *buf, size_t len, char **why)
 	if (in->held >= 0 && len) {
 		*(unsigned char *)buf = (unsigned char)in->held;
 		in->held = -1;
+		keep_head(in, buf, 1);
 		return 1;
 	}
 	/* one byte more than the limit allows tells "past the limit" from "exactly at it" */
@@ -112,6 +122,7 @@ ssize_t kf_input_read(struct kf_input *in, void *buf, size_t len, char **why)
 		return -1;
 	}
 	in->total += (uint64_t)n;
+	keep_head(in, buf, (size_t)n);
 	if (in->total > in->limit) {
 		*why = too_large(in->limit);
 		return -1;

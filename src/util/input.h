@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "util/sniff.h"
 #include "util/strbuf.h"
 
 /*
@@ -24,11 +25,13 @@
 
 struct kf_input {
 	int fd;
-	bool regular;	/* a regular file (its size was checked at open) */
-	bool own;	/* fd is ours to close (not standard input) */
-	uint64_t limit; /* bytes */
-	uint64_t total; /* read so far */
-	int held;	/* a byte read ahead (a FIFO's first), or -1 */
+	bool regular;		 /* a regular file (its size was checked at open) */
+	bool own;		 /* fd is ours to close (not standard input) */
+	uint64_t limit;		 /* bytes */
+	uint64_t total;		 /* read so far */
+	int held;		 /* a byte read ahead (a FIFO's first), or -1 */
+	char head[KF_SNIFF_LEN]; /* the first bytes read, for kf_sniff() */
+	size_t nhead;
 };
 
 /* path "-" is standard input. 0, or -1 with *why set. */

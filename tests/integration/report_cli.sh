@@ -101,6 +101,8 @@ fi
 # --- bad input: one line, exit 1, nothing on stdout, under ASan too ------------------------------------------
 printf '' >"$T/empty.json"
 printf '<html>\n' >"$T/text.json"
+printf 'hello\n' >"$T/plain.json"
+printf '\001\002\377\376{"\n' >"$T/noise.json"
 printf '{"schema": "kfootprint/1",\n "syscalls": [\n' >"$T/truncated.json"
 printf '{"schema": "kfootprint/9", "syscalls": []}\n' >"$T/schema9.json"
 printf '{"schema": "other/1"}\n' >"$T/other.json"
@@ -124,10 +126,13 @@ bad() { # NAME FILE EXPECTED-MESSAGE
 bad "missing file" "$T/missing.json" "kfootprint: '$T/missing.json': No such file or directory"
 bad "a directory" "$T" "kfootprint: '$T': Is a directory"
 bad "empty file" "$T/empty.json" "kfootprint: '$T/empty.json': not JSON: empty file"
-bad "not JSON" "$T/text.json" "kfootprint: '$T/text.json': not JSON: unexpected character at line 1, column 1"
+bad "not JSON" "$T/plain.json" "kfootprint: '$T/plain.json': not JSON: unexpected character at line 1, column 1"
+# what a wrong kind of file looks like is said instead, when it looks like something known (input_kinds.sh)
+bad "an HTML page" "$T/text.json" "kfootprint: '$T/text.json': an HTML page (kfootprint report -F html?), not a footprint"
 bad "truncated" "$T/truncated.json" "kfootprint: '$T/truncated.json': not JSON: unexpected end of data at line 3, column 1"
 bad "cut in the middle" "$T/cut.json" "kfootprint: '$T/cut.json': not JSON: "
-bad "binary" "$T/binary.json" "kfootprint: '$T/binary.json': not JSON: "
+bad "binary" "$T/binary.json" "kfootprint: '$T/binary.json': an ELF file (a program: record it with kfootprint -- PROGRAM), not a footprint"
+bad "binary, no known kind" "$T/noise.json" "kfootprint: '$T/noise.json': not JSON: "
 bad "another schema version" "$T/schema9.json" \
 	"kfootprint: '$T/schema9.json': schema 'kfootprint/9' is not supported (this kfootprint reads kfootprint/1)"
 bad "not a footprint" "$T/other.json" "kfootprint: '$T/other.json': not a kfootprint footprint (schema 'other/1')"

@@ -446,6 +446,33 @@ static void test_host_pid_and_seccomp_kills(void **state)
 	free(msg);
 }
 
+/* at_attach (-p: calls in progress at attach) is written only when > 0, read back, and never more than calls. */
+static void test_at_attach(void **state)
+{
+	struct footprint *fp = sample_fp(), *back;
+	int nr = sample_nr(KF_ABI_X86_64, "getppid");
+	char *a, *msg;
+
+	(void)state;
+	fp__account(fp, fp->procs[1], KF_ABI_X86_64, nr, 0, 1, 0);
+	fp__at_attach(fp, KF_ABI_X86_64, nr, 1);
+	a = to_json(fp);
+	assert_non_null(strstr(a, "\"at_attach\": 1"));
+	assert_int_equal(strstr(a, "at_attach") - a, strrstr_offset(a, "at_attach"));
+	back = round_trip(a);
+	assert_int_equal(fp_sctab_find(&back->syscalls, KF_ABI_X86_64, nr)->at_attach, 1);
+	assert_int_equal(fp_sctab_find(&back->syscalls, KF_ABI_I386, 5)->at_attach, 0);
+	free(a);
+	fp__free(back);
+	fp__free(fp);
+	back = load_capturing("{\"schema\": \"kfootprint/1\", \"syscalls\": [{\"name\": \"read\", \"abi\": \"x86_64\", "
+			      "\"nr\": 0, \"calls\": 1, \"at_attach\": 2}]}",
+			      "a.json", &msg);
+	assert_null(back);
+	assert_non_null(strstr(msg, "at_attach: 2 is out of range"));
+	free(msg);
+}
+
 /* Nanosecond counts beyond what a double holds come back exactly; odd doubles print back the same. */
 static void test_round_trip_extremes(void **state)
 {
@@ -796,6 +823,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_identical_bytes),
 	    cmocka_unit_test(test_round_trip_extremes),
 	    cmocka_unit_test(test_host_pid_and_seccomp_kills),
+	    cmocka_unit_test(test_at_attach),
 	    cmocka_unit_test(test_deterministic_order),
 	    cmocka_unit_test(test_save_and_load_file),
 	    cmocka_unit_test(test_unknown_names_and_fields),
