@@ -35,8 +35,8 @@ for b in $backends; do
 	check "$b: ignored signals, mask, rlimits and umask as without kfootprint" diff "$T/plain" "$T/traced"
 	# --- the signal mask a parent left ---
 	# (grep itself reads it: a shell would clear the mask at its start)
-	"$PY" "$T/block.py" USR1,WINCH,ALRM grep '^Sig' /proc/self/status >"$T/plain" 2>&1 </dev/null
-	"$PY" "$T/block.py" USR1,WINCH,ALRM "$KF" record -b "$b" --report /dev/null -- grep '^Sig' /proc/self/status \
+	"$PY" "$T/block.py" USR1,WINCH,ALRM grep -E '^Sig(Ign|Blk|Cgt):' /proc/self/status >"$T/plain" 2>&1 </dev/null
+	"$PY" "$T/block.py" USR1,WINCH,ALRM "$KF" record -b "$b" --report /dev/null -- grep -E '^Sig(Ign|Blk|Cgt):' /proc/self/status \
 		>"$T/traced" 2>&1 </dev/null
 	grep -q 'SigBlk:.*[1-9a-f]' "$T/plain" || not_ok "$b: the untraced probe shows no blocked signal: $(cat "$T/plain")"
 	check "$b: a blocked signal mask as without kfootprint" diff "$T/plain" "$T/traced"
