@@ -263,7 +263,13 @@ $(BUILD)/fuzz/fuzz_bzimage: tests/fuzz/fuzz_bzimage.c src/qemu/bzimage.c $(BUILD
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< src/qemu/bzimage.c \
 		$(wildcard src/util/*.c) $(BUILD)/libkf.a $(LDLIBS)
-fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage
+# The map database loader (tests/integration/mapdb_fuzz.sh runs it briefly on tests/fuzz/mapdb-seeds).
+$(BUILD)/fuzz/fuzz_mapdb: tests/fuzz/fuzz_mapdb.c src/kmap/mapdb.c src/kmap/mapdb_save.c $(BUILD)/libkf.a
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< src/kmap/mapdb.c \
+		src/kmap/mapdb_save.c $(wildcard src/util/*.c) $(BUILD)/libkf.a $(LDLIBS)
+fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage $(BUILD)/fuzz/fuzz_mapdb
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
 	$(Q)$(BUILD)/fuzz/fuzz_load -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 -close_fd_mask=2 \

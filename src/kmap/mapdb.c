@@ -288,9 +288,9 @@ static int read_strv(struct load *L, enum jr_event ev, char ***out, size_t *coun
 			return -1;
 		}
 	}
-	*out = arena_alloc(L->mem, (n + 1) * sizeof(**out));
-	memcpy(*out, L->strv, n * sizeof(**out));
-	(*out)[n] = NULL;
+	XGROW(L->strv, L->strv_cap, n + 1);
+	L->strv[n] = NULL;
+	*out = arena_memdup(L->mem, L->strv, (n + 1) * sizeof(**out));
 	*count = n;
 	return 0;
 }
