@@ -3,9 +3,9 @@
 # `make bench` prints the overhead tables. `make deps` installs the Debian packages below when missing.
 
 # The one install list: everything a build, a test or a benchmark needs on a fresh Debian 12 machine.
-APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
+APT_BUILD := gcc make pkg-config zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
              libbz2-dev
-APT_TEST  := libcmocka-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
+APT_TEST  := libcmocka-dev libjson-c-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
              qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs
@@ -309,6 +309,7 @@ bench: deps all workloads
 	$(Q)sh bench/bpffs_fresh.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+	$(Q)sh bench/mapdb_load.sh $(BUILD)
 
 # record --kernel-functions against trace-cmd, in the QEMU guest (its 6.1 kernel traces functions): 10 min on a
 # quiet machine, up to an hour on a loaded one (KF_BENCH_TIMEOUT, bench/kfuncs.sh).
