@@ -181,11 +181,26 @@ struct field {
 	int (*read)(struct load *L, enum jr_event ev, void *rec);
 };
 
-#define F_STR(k, T, m) {k, F_STR, offsetof(T, m), 0, NULL}
-#define F_INT(k, T, m) {k, F_INT, offsetof(T, m), 0, NULL}
-#define F_BOOL(k, T, m) {k, F_BOOL, offsetof(T, m), 0, NULL}
-#define F_STRV(k, T, m, n) {k, F_STRV, offsetof(T, m), offsetof(T, n), NULL}
-#define F_READ(k, fn) {k, F_READ, 0, 0, fn}
+#define F_STR(k, T, m)                            \
+	{                                         \
+		k, F_STR, offsetof(T, m), 0, NULL \
+	}
+#define F_INT(k, T, m)                            \
+	{                                         \
+		k, F_INT, offsetof(T, m), 0, NULL \
+	}
+#define F_BOOL(k, T, m)                            \
+	{                                          \
+		k, F_BOOL, offsetof(T, m), 0, NULL \
+	}
+#define F_STRV(k, T, m, n)                                      \
+	{                                                       \
+		k, F_STRV, offsetof(T, m), offsetof(T, n), NULL \
+	}
+#define F_READ(k, fn)               \
+	{                           \
+		k, F_READ, 0, 0, fn \
+	}
 #define TABLE(t) t, sizeof(t) / sizeof(t[0])
 
 /* A syscall or reach record as read, until the document is. */
@@ -342,9 +357,9 @@ static int read_object(struct load *L, const struct field *f, size_t nf, void *r
 /* ---- the records' tables ---------------------------------------------------------------------------------- */
 
 static const struct field cond_fields[] = {
-    F_STR("kind", struct cond_rec, kind),	 F_STR("option", struct cond_rec, c.option),
+    F_STR("kind", struct cond_rec, kind),	   F_STR("option", struct cond_rec, c.option),
     F_BOOL("negated", struct cond_rec, c.negated), F_STR("expr", struct cond_rec, c.expr),
-    F_STR("where", struct cond_rec, c.where),	 F_STRV("symbols", struct cond_rec, c.symbols, c.nsymbols),
+    F_STR("where", struct cond_rec, c.where),	   F_STRV("symbols", struct cond_rec, c.symbols, c.nsymbols),
     F_BOOL("holds", struct cond_rec, c.holds),
 };
 
@@ -542,10 +557,9 @@ static int read_sections(struct load *L, enum jr_event ev, void *rec)
 }
 
 static const struct field head_fields[] = {
-    F_STR("schema", struct head, schema),   F_STR("abi", struct head, abi),
-    F_STR("tree", struct head, tree),	    F_STR("config", struct head, config),
-    F_READ("syscalls", read_syscalls),	    F_READ("reach", read_reach),
-    F_READ("options", read_options),	    F_READ("sections", read_sections),
+    F_STR("schema", struct head, schema), F_STR("abi", struct head, abi),    F_STR("tree", struct head, tree),
+    F_STR("config", struct head, config), F_READ("syscalls", read_syscalls), F_READ("reach", read_reach),
+    F_READ("options", read_options),	  F_READ("sections", read_sections),
 };
 
 /* ---- the checks, once the document is read ------------------------------------------------------------------ */
@@ -652,9 +666,8 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 	*err = NULL;
 	jr_init_mem(&L.jr, text, strlen(text), MAX_DEPTH);
 	ev = jr_next(&L.jr);
-	rc = ev == JR_ERROR || read_object(&L, TABLE(head_fields), &L.head, ev) < 0 || jr_next(&L.jr) != JR_EOF
-		 ? -1
-		 : 0;
+	rc =
+	    ev == JR_ERROR || read_object(&L, TABLE(head_fields), &L.head, ev) < 0 || jr_next(&L.jr) != JR_EOF ? -1 : 0;
 	if (rc < 0)
 		*err = xstrdup(jr_error(&L.jr) ? jr_error(&L.jr) : "not JSON");
 	else

@@ -23,7 +23,7 @@ static void *take(struct arena *a, size_t n, size_t align)
 	char *p;
 
 	if (n > a->left || pad > a->left - n) {
-		/* a piece larger than a quarter chunk gets one of its own, behind the newest, whose free end stays usable */
+		/* a piece over a quarter chunk has one of its own, behind the newest (whose free end stays usable) */
 		size_t size = n > CHUNK / 4 ? n : CHUNK;
 		struct arena_chunk *c;
 

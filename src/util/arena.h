@@ -16,8 +16,6 @@ struct arena {
 	size_t left;
 };
 
-#define ARENA_INIT {NULL, NULL, 0}
-
 /* n bytes aligned for any type (not zeroed). */
 void *arena_alloc(struct arena *a, size_t n);
 void *arena_memdup(struct arena *a, const void *p, size_t n);

@@ -169,7 +169,7 @@ static void test_round_trip_bytes(void **state)
  */
 static void test_bad_db(void **state)
 {
-#define HEAD "{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"x86_64\","
+#define HEAD   "{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"x86_64\","
 #define SYS(x) "\"syscalls\":[{\"name\":\"x\",\"status\":\"resolved\"" x "}]"
 	static const struct {
 		const char *text, *msg;
@@ -182,23 +182,27 @@ static void test_bad_db(void **state)
 	    {"{\"schema\":7}", "schema is '', expected 'kfootprint-mapdb/1'"},
 	    {"{\"schema\":\"kfootprint-mapdb/1\",\"abi\":\"vax\"}", "unknown abi"},
 	    {HEAD "\"syscalls\":[]}", "no syscalls"},
-	    {HEAD "\"syscalls\":[{\"name\":\"x\",\"status\":\"odd\"}]}", "syscall record without a name or a known status"},
+	    {HEAD "\"syscalls\":[{\"name\":\"x\",\"status\":\"odd\"}]}",
+	     "syscall record without a name or a known status"},
 	    {HEAD "\"syscalls\":[\"x\"]}", "syscall record without a name or a known status"},
 	    {HEAD SYS(",\"sections\":[[5,1]]") "}", "syscall 'x': section 5 out of range"},
 	    {HEAD SYS(",\"conds\":[{\"kind\":\"nope\"}]") "}", "syscall 'x': unknown condition kind"},
 	    /* the kind is checked before the sections, and a section's name before any syscall */
-	    {HEAD SYS(",\"sections\":[[5,1]],\"conds\":[{\"kind\":\"nope\"}]") "}", "syscall 'x': unknown condition kind"},
+	    {HEAD SYS(",\"sections\":[[5,1]],\"conds\":[{\"kind\":\"nope\"}]") "}",
+	     "syscall 'x': unknown condition kind"},
 	    {HEAD SYS(",\"sections\":[[5,1]]") ",\"sections\":[{\"status\":\"S\"}]}", "section 0 without a name"},
 	    {HEAD SYS("") ",\"reach\":[{\"name\":\"fs x\",\"status\":\"resolved\",\"sections\":[[1,0]]}],"
-		      "\"sections\":[{\"name\":\"A\"}]}",
+			  "\"sections\":[{\"name\":\"A\"}]}",
 	     "reach syscall 'fs x': section 1 out of range"},
 	    {HEAD SYS("") ",\"options\":[{\"name\":\"A\"},{\"value\":\"y\"}]}", "option 1 without a name"},
 	    /* the schema is checked first wherever it is */
 	    {"{\"syscalls\":[{\"name\":\"x\"}],\"schema\":\"kfootprint-mapdb/0\"}",
 	     "schema is 'kfootprint-mapdb/0', expected 'kfootprint-mapdb/1'"},
 	};
-	static const char good[] = HEAD SYS(",\"sections\":[[0,2]],\"future\":{\"a\":[1]}") ",\"sections\":[{\"name\":\"A\"}],"
-				   "\"syscalls\":[{\"name\":\"y\",\"status\":\"resolved\",\"sections\":[[0,-1]]}]}";
+	static const char good[] =
+	    HEAD SYS(",\"sections\":[[0,2]],\"future\":{\"a\":[1]}") ",\"sections\":[{\"name\":\"A\"}],"
+								     "\"syscalls\":[{\"name\":\"y\",\"status\":"
+								     "\"resolved\",\"sections\":[[0,-1]]}]}";
 	struct mapdb *db;
 	char *err = NULL;
 
