@@ -203,19 +203,16 @@ struct field {
 	}
 #define TABLE(t) t, sizeof(t) / sizeof(t[0])
 
-/* A syscall or reach record as read, until the document is. */
-struct sys_rec {
-	struct kt_syscall s;
-	char *status, *compat;
-	bool bad_kind; /* a condition of an unknown kind */
-	int *sec_ids;  /* s.sections[i]'s position in "sections" */
-};
-
-/* What a record says beyond its kt_syscall, kept beside it until the sections are read. */
+/* What a syscall or reach record says beyond its kt_syscall, kept beside it until the document is read. */
 struct sys_extra {
 	char *compat, *status;
-	bool bad_kind;
-	int *sec_ids;
+	bool bad_kind; /* a condition of an unknown kind */
+	int *sec_ids;  /* sections[i]'s position in "sections" */
+};
+
+struct sys_rec {
+	struct kt_syscall s;
+	struct sys_extra x;
 };
 
 struct sys_vec {
@@ -370,7 +367,7 @@ static int read_conds(struct load *L, enum jr_event ev, void *rec)
 
 	r->s.conds = NULL;
 	r->s.nconds = 0;
-	r->bad_kind = false;
+	r->x.bad_kind = false;
 	if (ev != JR_ARRAY)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
@@ -380,7 +377,7 @@ static int read_conds(struct load *L, enum jr_event ev, void *rec)
 		if (ev == JR_ERROR || read_object(L, TABLE(cond_fields), &c, ev) < 0)
 			return -1;
 		k = kt_cond_kind_parse(c.kind);
-		r->bad_kind |= k < 0;
+		r->x.bad_kind |= k < 0;
 		c.c.kind = k < 0 ? 0 : (enum kt_cond_kind)k;
 		if (c.c.option) { /* a condition on one option names it alone */
 			c.c.symbols = arena_alloc(L->mem, 2 * sizeof(char *));
@@ -404,7 +401,7 @@ static int read_sec_refs(struct load *L, enum jr_event ev, void *rec)
 
 	r->s.sections = NULL;
 	r->s.nsections = 0;
-	r->sec_ids = NULL;
+	r->x.sec_ids = NULL;
 	if (ev != JR_ARRAY)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
@@ -431,7 +428,7 @@ static int read_sec_refs(struct load *L, enum jr_event ev, void *rec)
 		L->ids[n++] = pair[0];
 	}
 	r->s.sections = arena_memdup(L->mem, L->matches, n * sizeof(*L->matches));
-	r->sec_ids = arena_memdup(L->mem, L->ids, n * sizeof(*L->ids));
+	r->x.sec_ids = arena_memdup(L->mem, L->ids, n * sizeof(*L->ids));
 	r->s.nsections = n;
 	return 0;
 }
@@ -439,10 +436,10 @@ static int read_sec_refs(struct load *L, enum jr_event ev, void *rec)
 static const struct field sys_fields[] = {
     F_STR("name", struct sys_rec, s.name),
     F_STR("entry", struct sys_rec, s.entry),
-    F_STR("compat", struct sys_rec, compat),
+    F_STR("compat", struct sys_rec, x.compat),
     F_STR("def", struct sys_rec, s.def_name),
     F_STR("macro", struct sys_rec, s.macro),
-    F_STR("status", struct sys_rec, status),
+    F_STR("status", struct sys_rec, x.status),
     F_STR("file", struct sys_rec, s.file),
     F_INT("line", struct sys_rec, s.line),
     F_STR("impl", struct sys_rec, s.impl_name),
@@ -480,7 +477,7 @@ static int read_sys_array(struct load *L, enum jr_event ev, struct sys_vec *v)
 			XGROW(v->x, v->cap, v->n + 1);
 		}
 		v->v[v->n] = r.s;
-		v->x[v->n++] = (struct sys_extra){r.compat, r.status, r.bad_kind, r.sec_ids};
+		v->x[v->n++] = r.x;
 	}
 	return 0;
 }
