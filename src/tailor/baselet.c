@@ -13,6 +13,7 @@ static const struct tl_base base_x86_64[] = {
     {"SERIAL_8250", "QEMU's serial ports (ttyS0 console, ttyS1 the re-test's footprint, ttyS2 its stdout)"},
     {"SERIAL_8250_CONSOLE", "console=ttyS0"},
     {"BLK_DEV_INITRD", "the initramfs of the workload's files"},
+    {"RD_GZIP", "a user's own initramfs, gzip'd as mkinitramfs and the kernel's usr/gen_initramfs.sh make it"},
     {"BINFMT_ELF", "every program"},
     {"BINFMT_SCRIPT", "#! scripts (shims, shell wrappers)"},
     {"DEVTMPFS", "/dev of the guest (the serial ports, /dev/null)"},

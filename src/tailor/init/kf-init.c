@@ -5,7 +5,7 @@
  * tailored kernel may lack one), runs the command of /kf/cmd (NUL-separated words: kfootprint record ... --
  * COMMAND) with standard output on the third serial port and standard error on the console, says how it ended,
  * and reboots: with QEMU's -no-reboot that ends QEMU. It first says the kernel's uptime ("kf-init: up S", the
- * report's boot time). /kf/uid, when present, holds "UID GID" for the command.
+ * report's boot time), and brings lo up. /kf/uid, when present, holds "UID GID" for the command.
  *
  *   ttyS0  the console: the kernel, this init's lines ("kf-init: ..."), the command's standard error
  *   ttyS1  the footprint the command writes (-o /dev/ttyS1)
@@ -16,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -36,6 +39,23 @@ static void try_mount(const char *src, const char *dir, const char *type)
 	mkdir(dir, 0755);
 	if (mount(src, dir, type, 0, NULL) < 0 && errno != EBUSY)
 		say("kf-init: mount %s: errno %ld\n", type, errno);
+}
+
+/* lo up, as any init does: a server and its client over 127.0.0.1 (a kernel without INET: nothing to do) */
+static void lo_up(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq r;
+	if (s < 0)
+		return;
+	memset(&r, 0, sizeof(r));
+	strcpy(r.ifr_name, "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &r) == 0) {
+		r.ifr_flags |= IFF_UP;
+		if (ioctl(s, SIOCSIFFLAGS, &r) < 0)
+			say("kf-init: lo up: errno %s%ld\n", "", errno);
+	}
+	close(s);
 }
 
 static int open_raw(const char *dev)
@@ -88,6 +108,7 @@ int main(void)
 	}
 	try_mount("sysfs", "/sys", "sysfs");
 	mkdir("/tmp", 01777);
+	lo_up();
 	char **argv = read_cmd();
 	int status = -1;
 	if (!argv) {

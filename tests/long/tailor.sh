@@ -1,0 +1,106 @@
+#!/bin/sh
+# make check-long: kfootprint tailor end to end (issue 19), on the kernels it builds (cached by configuration in
+# /var/cache/kfootprint/tailor: the first run builds each, minutes each; a rerun takes seconds): record a
+# workload on this host, tailor it, and hold that the re-test equals the original within the rounds, that the
+# report says so, and that the tailored kernel also boots a user's own gzip'd initramfs. Workloads: ls /; an
+# AF_UNIX socketpair with UNIX left out by hand (the loop must find and put it back: round 1 differs, round 2
+# equal); stress-ng --netdev; paxtest kiddie; busybox httpd and wget over loopback in the same guest; and two of
+# them as several footprints in one kernel.
+. "$(dirname "$0")/../lib.sh"
+cd "$KF_TOP" || exit 1
+if [ "$(id -u)" -ne 0 ] || ! command -v qemu-system-x86_64 >/dev/null || [ ! -r /usr/src/linux-source-6.1.tar.xz ]; then
+	skip tailor_long "root, qemu-system-x86 and linux-source-6.1 are needed (make deps)"
+	exit 0
+fi
+
+# tailored NAME TAILOR-ARGS...: tailor into $T/NAME; its stderr in $T/NAME.err
+tailored() {
+	n=$1
+	shift
+	"$KF" tailor -o "$T/$n" "$@" >"$T/$n.out" 2>"$T/$n.err"
+	echo $? >"$T/$n.rc"
+}
+# equal_in NAME ROUNDS: exit 0, the report says passed within ROUNDS rounds, every re-test of the last ended with
+# the original's exit status
+equal_in() {
+	n=$1 want=$2
+	eq "$n: tailor exit 0" 0 "$(cat "$T/$n.rc")" || tail -n 30 "$T/$n.err" | sed 's/^/#   /'
+	[ -f "$T/$n/report.json" ] || { not_ok "$n: no report.json"; return; }
+	eq "$n: the report: passed within $want round(s)" "True True" \
+		"$(jget "$T/$n/report.json" "d['passed'], len(d['rounds']) <= $want")"
+	echo "# $n: $(jget "$T/$n/report.json" "len(d['rounds'])") round(s)"
+	eq "$n: the last round's re-tests ended with the original exit status" "True" \
+		"$(jget "$T/$n/report.json" "all(r['ended'] and r['exit'] == r['original_exit'] for r in d['rounds'][-1]['runs'])")"
+}
+
+# 1. ls /: the smallest, and the report's figures
+"$KF" -q -o "$T/ls.json" --report /dev/null -- ls / >/dev/null
+tailored ls "$T/ls.json"
+equal_in ls 1
+for f in .config fragment bzImage vmlinux retest.json report.text; do
+	check "ls: -o holds $f" test -s "$T/ls/$f"
+done
+eq "ls: the report has the tailored kernel's sizes and boot" "True True True" \
+	"$(jget "$T/ls/report.json" "d['kernels'][0]['bzimage_bytes'] > 0, d['kernels'][0]['vmlinux_text_bytes'] > 0, d['kernels'][0]['boot_to_init_icount_s'] > 0")"
+eq "ls: beside it Debian's and tinyconfig's, each with figures or why not" "3 True" \
+	"$(jget "$T/ls/report.json" "len(d['kernels']), all('bzimage_bytes' in k or 'unavailable' in k for k in d['kernels'])")"
+sed 's/^/# /' "$T/ls/report.text"
+
+# 2. the user's own initramfs: a static /init, cpio | gzip, booted by the tailored kernel as the issue says
+if [ -s "$T/ls/bzImage" ]; then
+	mkdir -p "$T/uinit/dev" && gcc -static -O2 -o "$T/uinit/init" tests/long/user_init.c &&
+		(cd "$T/uinit" && find . | cpio -o -H newc --quiet | gzip -9) >"$T/user.cpio.gz"
+	timeout 120 qemu-system-x86_64 -kernel "$T/ls/bzImage" -initrd "$T/user.cpio.gz" -append console=ttyS0 \
+		-nographic -no-reboot -accel tcg </dev/null >"$T/user.log" 2>&1
+	check "the tailored kernel boots a user's own gzip'd initramfs (its /init's line on ttyS0)" \
+		grep -q 'user-init: hello' "$T/user.log"
+fi
+
+# 3. a needed option removed by hand: the re-test catches it, the loop puts it back
+"$KF" -q -b ptrace -o "$T/unix.json" --report /dev/null -- "$WL/wl_kpaths" unix 3
+tailored unix --without UNIX "$T/unix.json"
+equal_in unix 2
+eq "unix: two rounds" 2 "$(jget "$T/unix/report.json" "len(d['rounds'])")"
+eq "unix: round 1 differed on socketpair and added UNIX" "False True" \
+	"$(jget "$T/unix/report.json" "d['rounds'][0]['equal'], any(a.startswith('UNIX:') for a in d['rounds'][0]['added'])")"
+
+# 4. real programs: stress-ng's netdev stressor (ioctls on an AF_INET socket), paxtest kiddie
+if command -v stress-ng >/dev/null; then
+	"$KF" -q -o "$T/netdev.json" --report /dev/null -- stress-ng --netdev 1 -t 2 >/dev/null 2>&1
+	tailored netdev "$T/netdev.json"
+	equal_in netdev 1
+else
+	skip "tailor: stress-ng" "stress-ng is not installed (make deps)"
+fi
+if command -v paxtest >/dev/null; then
+	"$KF" -q -o "$T/pax.json" --report /dev/null -- paxtest kiddie /tmp/kf-tailor-pax.log >/dev/null 2>&1
+	rm -f /tmp/kf-tailor-pax.log
+	tailored pax "$T/pax.json"
+	equal_in pax 3
+else
+	skip "tailor: paxtest" "paxtest is not installed (make deps)"
+fi
+
+# 5. an HTTP server and its client over loopback in the same guest (busybox httpd and wget)
+if [ -x /bin/busybox ]; then
+	mkdir -p "$T/www" && echo "tailored page" >"$T/www/index.html"
+	cat >"$T/http.sh" <<EOS
+/bin/busybox httpd -f -p 127.0.0.1:18080 -h $T/www &
+s=\$!
+n=0
+until /bin/busybox wget -q -O - http://127.0.0.1:18080/index.html || [ \$n -ge 50 ]; do /bin/busybox sleep 0.1; n=\$((n + 1)); done
+kill \$s
+EOS
+	"$KF" -q -o "$T/http.json" --report /dev/null -- /bin/sh "$T/http.sh" >"$T/http.host" 2>&1
+	check "http: the page came on the host" grep -q 'tailored page' "$T/http.host"
+	tailored http "$T/http.json"
+	equal_in http 3
+	check "http: the page came in the guest" grep -q 'tailored page' "$T"/http/round*/retest.stdout
+else
+	skip "tailor: busybox httpd" "busybox is not installed (make deps: busybox-static)"
+fi
+
+# 6. several footprints, one kernel: ls and the unix workload together, one boot each
+tailored both "$T/ls.json" "$T/unix.json"
+equal_in both 1
+eq "both: two re-tests in the round" 2 "$(jget "$T/both/report.json" "len(d['rounds'][-1]['runs'])")"
