@@ -86,6 +86,8 @@ static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, 
 	fprintf(out, "  re-test: %s, %.1f s in QEMU", r->retest.ended ? "ran" : "did not end", r->retest.seconds);
 	if (r->retest.ended)
 		fprintf(out, ", exit %d (the original: %d)", r->retest.exit_code, w->orig->exit.value);
+	if (r->stdout_same >= 0)
+		fprintf(out, ", standard output %s the reference run's", r->stdout_same ? "equals" : "differs from");
 	fputc('\n', out);
 	for (size_t i = 0; i < r->diffs.n; i++) {
 		const struct tl_diff *d = &r->diffs.v[i];
@@ -217,6 +219,7 @@ static void note_round(struct tl_report_round *rep, const struct tl_round *rd, c
 		o->exit_code = run->retest.exit_code;
 		o->orig_exit = x->work[k].orig->exit.value;
 		o->seconds = run->retest.seconds;
+		o->stdout_same = run->stdout_same;
 		o->diffs = xcalloc(run->diffs.n + 1, sizeof(char *));
 		for (size_t d = 0; d < run->diffs.n; d++) {
 			const struct tl_diff *df = &run->diffs.v[d];
@@ -350,6 +353,13 @@ static int cmd_tailor(int argc, char **argv)
 		error("tailor: %s", err);
 		goto out;
 	}
+	char *deb = tl_debian_kernel(NULL);
+	if (deb)
+		tl_reference(&x, deb);
+	else
+		fprintf(stderr, "kfootprint: tailor: no Debian 6.1 kernel in the guest's cache for a reference run "
+				"(tests/guest/run downloads it): standard output is not compared\n");
+	free(deb);
 	for (int r = 1; r <= (int)rounds; r++) {
 		struct tl_round rd;
 		int rc = tl_round(&x, r, &rd);
@@ -394,8 +404,10 @@ out:
 	tl_wants_release(&x.wants);
 	if (x.idx)
 		kt_index_free(x.idx);
-	for (size_t k = 0; k < x.nwork; k++)
+	for (size_t k = 0; k < x.nwork; k++) {
 		fp__free(x.work[k].orig);
+		free(x.work[k].ref_stdout);
+	}
 	free(x.work);
 	mapdb_free(db);
 	free(err);

@@ -51,7 +51,11 @@ static int render_text(const struct tl_report *r, FILE *out)
 			else if (!w->ended)
 				fprintf(out, "did not end (%.1f s)\n", w->seconds);
 			else
-				fprintf(out, "exit %d (the original: %d), %.1f s in QEMU\n", w->exit_code, w->orig_exit,
+				fprintf(out, "exit %d (the original: %d), standard output %s, %.1f s in QEMU\n",
+					w->exit_code, w->orig_exit,
+					w->stdout_same < 0 ? "not compared"
+					: w->stdout_same   ? "as the reference run's"
+							   : "DIFFERS from the reference run's",
 					w->seconds);
 			for (size_t d = 0; d < w->ndiffs; d++)
 				fprintf(out, "    %s\n", w->diffs[d]);
@@ -128,6 +132,10 @@ static int render_json(const struct tl_report *r, FILE *out)
 				jsonw_int_field(w, "exit", x->exit_code);
 			jsonw_int_field(w, "original_exit", x->orig_exit);
 			jsonw_fixed_field(w, "seconds", x->seconds, 1);
+			if (x->stdout_same < 0)
+				jsonw_null_field(w, "stdout_same");
+			else
+				jsonw_bool_field(w, "stdout_same", x->stdout_same);
 			strings(w, "differences", x->diffs, x->ndiffs);
 			jsonw_end_object(w);
 		}

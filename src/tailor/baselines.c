@@ -17,26 +17,40 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+static const char *guest_cache(void)
+{
+	return getenv("KF_GUEST_CACHE") ? getenv("KF_GUEST_CACHE") : "/var/cache/kfootprint/guest";
+}
+
+char *tl_debian_kernel(char **dir)
+{
+	char *pat = xasprintf("%s/kernel-6.1.*/vmlinuz", guest_cache()), *bz = NULL;
+	glob_t g;
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc) {
+		bz = xstrdup(g.gl_pathv[g.gl_pathc - 1]); /* sorted: the newest last */
+		globfree(&g);
+	}
+	free(pat);
+	if (bz && dir) {
+		*dir = xstrdup(bz);
+		*strrchr(*dir, '/') = '\0';
+	}
+	return bz;
+}
+
 void tl_baseline_debian(struct tl_figures *f, const char *initrd, const char *dir)
 {
-	const char *cache = getenv("KF_GUEST_CACHE") ? getenv("KF_GUEST_CACHE") : "/var/cache/kfootprint/guest";
-	char *pat = xasprintf("%s/kernel-6.1.*/vmlinuz", cache);
-	glob_t g;
+	char *top = NULL, *bz = tl_debian_kernel(&top);
 	f->name = xstrdup("Debian 6.1");
-	if (glob(pat, 0, NULL, &g) != 0 || !g.gl_pathc) {
-		f->why_not = xasprintf("no Debian linux-image-6.1 in %s (tests/guest/run downloads it)", cache);
-		free(pat);
+	if (!bz) {
+		f->why_not = xasprintf("no Debian linux-image-6.1 in %s (tests/guest/run downloads it)", guest_cache());
 		return;
 	}
-	const char *bz = g.gl_pathv[g.gl_pathc - 1]; /* sorted: the newest last */
-	char *top = xstrdup(bz);
-	*strrchr(top, '/') = '\0';
 	char *vml = xasprintf("%s/vmlinux", top), *cfg = xasprintf("%s/config", top);
 	free(f->name);
 	f->name = xasprintf("Debian %s", strrchr(top, '/') + 1 + strlen("kernel-"));
 	tl_figures_of(f, bz, access(vml, R_OK) == 0 ? vml : NULL, access(cfg, R_OK) == 0 ? cfg : NULL, initrd, dir);
-	globfree(&g);
-	free(pat);
+	free(bz);
 	free(top);
 	free(vml);
 	free(cfg);

@@ -18,7 +18,8 @@ struct tl_report_run {
 	bool booted, ended;
 	int exit_code, orig_exit;
 	double seconds;
-	char **diffs; /* "socket now fails with EAFNOSUPPORT (1 calls): UNIX" */
+	int stdout_same; /* -1: not compared (no reference run); 0, 1 */
+	char **diffs;	 /* "socket now fails with EAFNOSUPPORT (1 calls): UNIX" */
 	size_t ndiffs;
 };
 

@@ -155,7 +155,46 @@ out:
 bool tl_run_equal(const struct tl_run *r, const struct tl_work *w)
 {
 	return r->retest.booted && r->retest.ended && r->fp && !r->diffs.n && w->orig->exit.kind == FP_EXIT_CODE &&
-	       r->retest.exit_code == w->orig->exit.value;
+	       r->retest.exit_code == w->orig->exit.value && r->stdout_same != 0;
+}
+
+static bool same_bytes(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same = read_file(a, &x) == 0 && read_file(b, &y) == 0 && x.len == y.len &&
+		    (!x.len || !memcmp(x.buf, y.buf, x.len));
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+void tl_reference(struct tl_ctx *x, const char *bzimage)
+{
+	for (size_t i = 0; i < x->nwork; i++) {
+		struct tl_work *w = &x->work[i];
+		char *dir = x->nwork == 1 ? xasprintf("%s/reference", x->workdir)
+					  : xasprintf("%s/reference-%zu", x->workdir, i + 1);
+		char *initrd = xasprintf("%s/initrd.cpio", dir);
+		struct tl_retest r = {
+		    .bzimage = bzimage, .initrd = initrd, .dir = dir, .timeout_s = x->timeout_s, .mem_mb = 512};
+		fprintf(stderr, "kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s)\n", w->argv[0],
+			bzimage);
+		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0) {
+			tl_retest_run(&r);
+			if (r.ended) {
+				w->ref_stdout = xstrdup(r.stdout_path);
+				w->ref_exit = r.exit_code;
+			} else {
+				fprintf(stderr,
+					"kfootprint: tailor: the reference run did not end: standard output "
+					"is not compared (console: %s)\n",
+					r.console);
+			}
+		}
+		tl_retest_release(&r);
+		free(initrd);
+		free(dir);
+	}
 }
 
 /* One workload's re-test: its own initramfs (its files, its command), its own boot, its own comparison. */
@@ -176,6 +215,9 @@ static int run_one(struct tl_ctx *x, struct tl_round *r, size_t i)
 	tl_retest_run(&run->retest);
 	if (!run->retest.booted)
 		return 0; /* the caller says what the console said */
+	run->stdout_same = x->work[i].ref_stdout && run->retest.ended
+			       ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
+			       : -1;
 	run->fp = fp__load(run->retest.footprint);
 	if (run->fp)
 		tl_compare(x->work[i].orig, run->fp, x->db, &run->diffs);

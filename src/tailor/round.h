@@ -12,6 +12,12 @@ struct tl_work {
 	const char *file; /* the footprint's path, for the report */
 	struct footprint *orig;
 	char *const *argv;
+	/*
+	 * The reference run: the same initramfs and command on Debian's full 6.1 kernel, whose standard output each
+	 * re-test's must equal (the host's run would see another root). NULL when there is no such kernel.
+	 */
+	char *ref_stdout;
+	int ref_exit;
 };
 
 /* What every round shares. */
@@ -30,6 +36,7 @@ struct tl_ctx {
 struct tl_run {
 	char *dir, *initrd;
 	struct tl_retest retest;
+	int stdout_same;      /* -1: no reference run to compare with; 0: differs; 1: the same bytes */
 	struct footprint *fp; /* the re-test's footprint; NULL when the guest wrote none */
 	struct tl_diffs diffs;
 };
@@ -51,6 +58,14 @@ bool tl_run_equal(const struct tl_run *r, const struct tl_work *w);
  * went), -1 after a message. */
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r);
 void tl_round_release(struct tl_round *r);
+
+/*
+ * The reference runs (one per workload, into DIR/reference[-K]) on bzimage, Debian's full kernel: w->ref_stdout.
+ * A workload whose reference run does not end keeps none, said on stderr.
+ */
+void tl_reference(struct tl_ctx *x, const char *bzimage);
+/* Debian's 6.1 kernel of the guest's cache, malloc'd; NULL when tests/guest/run has downloaded none. */
+char *tl_debian_kernel(char **dir);
 
 /* An initramfs of tailor's /init alone (no command: it says the uptime and reboots), for the boot figures. */
 int tl_init_initrd(const char *path);

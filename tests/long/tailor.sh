@@ -28,6 +28,8 @@ equal_in() {
 	[ -f "$T/$n/report.json" ] || { not_ok "$n: no report.json"; return; }
 	eq "$n: the report: passed within $want round(s)" "True True" \
 		"$(jget "$T/$n/report.json" "d['passed'], len(d['rounds']) <= $want")"
+	eq "$n: standard output as the reference run's on Debian's kernel (where there is one)" "True" \
+		"$(jget "$T/$n/report.json" "all(r['stdout_same'] is not False for r in d['rounds'][-1]['runs'])")"
 	echo "# $n: $(jget "$T/$n/report.json" "len(d['rounds'])") round(s)"
 	eq "$n: the last round's re-tests ended with the original exit status" "True" \
 		"$(jget "$T/$n/report.json" "all(r['ended'] and r['exit'] == r['original_exit'] for r in d['rounds'][-1]['runs'])")"
