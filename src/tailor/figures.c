@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tailor/spawn.h"
 #include "tailor/tailor.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -64,39 +63,13 @@ static void count_options(const char *config, unsigned *y, unsigned *m)
 /* A boot of the kernel with an initramfs holding only tailor's /init (no command: it says so and reboots). */
 static int boot_seconds(const char *bzimage, const char *initrd, const char *dir, const char *name, double *secs)
 {
-	char *con = xasprintf("%s/boot-icount-%s.log", dir, name ? name : "kernel"),
-	     *serial = xasprintf("file:%s", con);
+	char *con = xasprintf("%s/boot-icount-%s.log", dir, name ? name : "kernel");
 	for (char *p = con + strlen(dir) + 1; *p; p++)
 		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') && *p != '.')
 			*p = '-';
-	char *argv[] = {"timeout",
-			"--kill-after=5",
-			"300",
-			"qemu-system-x86_64",
-			"-nodefaults",
-			"-no-user-config",
-			"-display",
-			"none",
-			"-no-reboot",
-			"-accel",
-			"tcg",
-			"-cpu",
-			"max",
-			"-icount",
-			"shift=2,sleep=off",
-			"-m",
-			"512",
-			"-kernel",
-			(char *)bzimage,
-			"-initrd",
-			(char *)initrd,
-			"-append",
-			"console=ttyS0 panic=-1 quiet",
-			"-serial",
-			serial,
-			NULL};
+	const char *extra[] = {"-icount", "shift=2,sleep=off", NULL}, *serials[] = {con, NULL};
 	int rc = -1;
-	if (tl_spawn(argv, 2, NULL, NULL) == 0) {
+	if (tl_qemu(bzimage, initrd, 300, 512, extra, serials) == 0) {
 		FILE *f = fopen(con, "re");
 		char line[512];
 		while (f && fgets(line, sizeof(line), f))
@@ -108,7 +81,6 @@ static int boot_seconds(const char *bzimage, const char *initrd, const char *dir
 			fclose(f);
 	}
 	free(con);
-	free(serial);
 	return rc;
 }
 

@@ -28,50 +28,71 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigned mem_mb, const char *const *extra,
+	    const char *const *serials)
+{
+	char *t = xasprintf("%u", timeout_s ? timeout_s : 300), *m = xasprintf("%u", mem_mb ? mem_mb : 512);
+	const char *head[] = {"timeout",
+			      "--kill-after=5",
+			      t,
+			      "qemu-system-x86_64",
+			      "-nodefaults",
+			      "-no-user-config",
+			      "-display",
+			      "none",
+			      "-no-reboot",
+			      "-accel",
+			      "tcg",
+			      "-cpu",
+			      "max",
+			      "-m",
+			      m,
+			      "-kernel",
+			      bzimage,
+			      "-initrd",
+			      initrd,
+			      "-append",
+			      "console=ttyS0 panic=-1 quiet"};
+	size_t nh = sizeof(head) / sizeof(head[0]), ne = 0, ns = 0;
+	while (extra && extra[ne])
+		ne++;
+	while (serials[ns])
+		ns++;
+	const char **argv = xcalloc(nh + ne + 2 * ns + 1, sizeof(*argv));
+	char **ports = xcalloc(ns + 1, sizeof(*ports));
+	memcpy(argv, head, sizeof(head));
+	for (size_t i = 0; i < ne; i++)
+		argv[nh + i] = extra[i];
+	for (size_t i = 0; i < ns; i++) {
+		ports[i] = xasprintf("file:%s", serials[i]);
+		argv[nh + ne + 2 * i] = "-serial";
+		argv[nh + ne + 2 * i + 1] = ports[i];
+	}
+	int st = tl_spawn((char **)argv, 2, NULL, NULL);
+	for (size_t i = 0; i < ns; i++)
+		free(ports[i]);
+	free(ports);
+	free(argv);
+	free(t);
+	free(m);
+	return st;
+}
+
 int tl_retest_run(struct tl_retest *r)
 {
 	r->console = xasprintf("%s/console.log", r->dir);
 	r->footprint = xasprintf("%s/retest.json", r->dir);
 	r->stdout_path = xasprintf("%s/retest.stdout", r->dir);
-	char *s0 = xasprintf("file:%s", r->console), *s1 = xasprintf("file:%s", r->footprint);
-	char *s2 = xasprintf("file:%s", r->stdout_path), *t = xasprintf("%u", r->timeout_s ? r->timeout_s : 300);
-	char *m = xasprintf("%u", r->mem_mb ? r->mem_mb : 512);
-	char *argv[] = {"timeout",
-			"--kill-after=5",
-			t,
-			"qemu-system-x86_64",
-			"-nodefaults",
-			"-no-user-config",
-			"-display",
-			"none",
-			"-no-reboot",
-			"-accel",
-			"tcg",
-			"-cpu",
-			"max",
-			"-m",
-			m,
-			"-kernel",
-			(char *)r->bzimage,
-			"-initrd",
-			(char *)r->initrd,
-			"-append",
-			"console=ttyS0 panic=-1 quiet",
-			"-serial",
-			s0,
-			"-serial",
-			s1,
-			"-serial",
-			s2,
-			NULL};
+	const char *serials[] = {r->console, r->footprint, r->stdout_path, NULL};
+	unsigned timeout = r->timeout_s ? r->timeout_s : 300;
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	int st = tl_spawn(argv, 2, NULL, NULL);
+	int st = tl_qemu(r->bzimage, r->initrd, timeout, r->mem_mb, NULL, serials);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	r->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	int rc = 0;
 	if (st == 124 || st == 137)
-		rc = error("tailor: the guest did not end within %s s (--timeout)", t);
+		rc = error("tailor: the guest did not end within %u s (--timeout)", timeout);
 	else if (st != 0)
 		rc = error("tailor: qemu-system-x86_64 failed (status %d)", st);
 	char *con = slurp(r->console);
@@ -81,11 +102,6 @@ int tl_retest_run(struct tl_retest *r)
 	if (e)
 		r->exit_code = atoi(e + strlen("kf-init: exit "));
 	free(con);
-	free(s0);
-	free(s1);
-	free(s2);
-	free(t);
-	free(m);
 	return rc;
 }
 
