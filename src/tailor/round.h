@@ -28,6 +28,8 @@ struct tl_ctx {
 	struct tl_work *work; /* every footprint's workload, re-tested one boot each */
 	size_t nwork;
 	struct tl_wants wants;
+	char *ref_kernel; /* Debian's, for the reference runs (tl_reference), once the first kernel is built */
+	bool ref_done;
 	unsigned jobs, timeout_s;
 	uint64_t cache_max;
 };
