@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "footprint/kfunc.h"
 #include "fp_sample.h"
 #include "kmap/annotate.h"
 #include "report/report.h"
@@ -364,15 +365,15 @@ static void test_text_kernel_functions(void **state)
 			"  write: 2 functions, 100 calls: __fdget_pos 50, eventfd_write 50\n"
 			"  read: 2 functions, 99 calls: eventfd_read 50, __fdget_pos 49\n"));
 	free(out);
-	fp->kfuncs->method = "sampled";
-	fp->kfuncs->exhaustive = false;
+	fp_kfuncs_of(fp)->method = "sampled";
+	fp_kfuncs_of(fp)->exhaustive = false;
 	out = render_text(fp, NULL);
 	assert_non_null(strstr(out,
 			       "\nkernel functions: 4 functions (sampled kernel stacks: sampled, not exhaustive), 0 "
 			       "lost\n\nkernel functions, top 20 by samples (sampled, not exhaustive)\n"));
 	free(out);
-	fp_kfuncs_free(fp->kfuncs);
-	fp->kfuncs = NULL;
+	fp_kfuncs_free(fp_kfuncs_of(fp));
+	*fp_kind_slot(fp, &fp_kind_kfuncs) = NULL;
 	fp__kfuncs(fp, "function", false)->why_not = xstrdup("the kernel refuses function tracing");
 	out = render_text(fp, NULL);
 	assert_non_null(strstr(out, "\nkernel functions: not recorded: the kernel refuses function tracing\n"));
