@@ -516,6 +516,7 @@ static int cmd_record(int argc, char **argv)
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
 	struct footprint *fp = NULL;
+	const struct footprint *shown; /* what the report and the map show: fp through -e (fp_filter_view()) */
 	struct record_outputs outs = {0};
 	struct trace_recording rec = {0};
 	struct trace_inherit inherit;
@@ -597,12 +598,13 @@ static int cmd_record(int argc, char **argv)
 		ret = ret ? ret : 1;
 	if (o.output && atomic_file_finish(&outs.json, write_json, fp) < 0)
 		ret = ret ? ret : 1;
-	/* -e filters what is shown; the saved footprint above keeps every call */
-	fp_filter_apply(&o.filter, fp);
-	if (write_report(&o, &outs.report, fp) < 0)
+	/* -e filters what is shown, a view: the saved footprint above keeps every call, and fp is not changed */
+	shown = fp_filter_view(&o.filter, fp);
+	if (write_report(&o, &outs.report, shown) < 0)
 		ret = ret ? ret : 1;
-	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
+	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, shown}) < 0)
 		ret = ret ? ret : 1;
+	fp_filter_view_free(shown, fp);
 out:
 	trace_recording_finish(&rec, NULL);
 	contain_free(o.trace.contain);

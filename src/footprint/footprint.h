@@ -411,6 +411,9 @@ void fp_sctab_release(struct fp_sctab *t);
 void fp_sctab_filter(struct fp_sctab *t, bool (*keep)(struct fp_sysstat *s, void *ctx), void *ctx);
 /* The same for the files of a process; keep NULL drops them all. */
 void fp_proc_files_filter(struct fp_proc *p, bool (*keep)(struct fp_file *f, void *ctx), void *ctx);
+/* A deep copy of a table (its rows where from has them), and of a process's files into to (a copy of from). */
+void fp_sctab_copy(struct fp_sctab *to, const struct fp_sctab *from);
+void fp_proc_files_copy(struct fp_proc *to, const struct fp_proc *from);
 /* Files of a process sorted by path; caller frees the array only. */
 struct fp_file **fp_proc_files_sorted(const struct fp_proc *p);
 /* The class of an entry as annotated (or loaded); "unknown" before the annotate stage ran. Never NULL. */
