@@ -11,9 +11,7 @@
 #include "cmd/cmd.h"
 #include "footprint/footprint.h"
 #include "kmap/annotate.h"
-#include "kmap/kfuncdb.h"
 #include "kmap/kmap.h"
-#include "ktree/kfdefs.h"
 #include "ktree/ktree.h"
 #include "kmap/mapdb.h"
 #include "kernel/running.h"
@@ -34,14 +32,13 @@ struct map_opts {
 	bool all;		   /* --all-syscalls */
 	const char *abi;	   /* --abi */
 	bool abi_given;
-	const char *save_db;	  /* --save-db FILE */
-	const char *db;		  /* --db FILE: a database saved by --save-db */
-	bool no_running;	  /* --no-running */
-	bool no_cache;		  /* --no-cache */
-	const char *vmlinux;	  /* --vmlinux: a debug vmlinux resolving kernel functions by DWARF */
-	const char *kallsyms;	  /* --kallsyms: the symbol order resolving them otherwise */
-	const char *save_kfuncdb; /* --save-kfuncdb FILE */
-	const char *file;	  /* FILE.json */
+	const char *save_db;  /* --save-db FILE */
+	const char *db;	      /* --db FILE: a database saved by --save-db */
+	bool no_running;      /* --no-running */
+	bool no_cache;	      /* --no-cache */
+	const char *vmlinux;  /* --vmlinux: a debug vmlinux resolving kernel functions by DWARF */
+	const char *kallsyms; /* --kallsyms: the symbol order resolving them otherwise */
+	const char *file;     /* FILE.json */
 };
 
 /* "x86_64 or i386 (with --kernel-src also x32, aarch64)": which ABIs map with and without a tree. */
@@ -67,6 +64,26 @@ static const char *abi_choices(void)
 	return buf;
 }
 
+/* The kinds' options of map (kmap/annotate.h struct kind_annotator), each in its own struct. */
+static const struct kf_option *kind_options(size_t i, void **values)
+{
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->annotator && (*k)->annotator->map_options && !i--) {
+			*values = (*k)->annotator->map_values;
+			return (*k)->annotator->map_options;
+		}
+	return NULL;
+}
+
+/* Whether a kind is asked to save its database (an output of map beside --save-db). */
+static bool kinds_save(void)
+{
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->annotator && (*k)->annotator->save_path && (*k)->annotator->save_path())
+			return true;
+	return false;
+}
+
 #define M struct map_opts
 static const struct kf_option options[] = {
     OPT_CHOICE('F', "format", M, format, "FORMAT", map_renderer_names, "%s (default text)"),
@@ -89,8 +106,7 @@ static const struct kf_option options[] = {
 	       "kernel functions: resolve names defined in several files by this debug vmlinux's DWARF"),
     OPT_STRING(0, "kallsyms", M, kallsyms, "FILE",
 	       "kernel functions: resolve them by this kallsyms or System.map's symbol order (default /proc/kallsyms)"),
-    OPT_STRING(0, "save-kfuncdb", M, save_kfuncdb, "FILE",
-	       "--kernel-src: save its function definitions as a database of kernel functions (data/kfuncdb-*)"),
+    OPT_GROUP(kind_options),
     OPT_VERBOSE("diagnostics"),
     OPT_HELP(),
     OPT_END(),
@@ -109,7 +125,7 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 	if (i < argc)
 		return error("one footprint at a time: unexpected '%s'", argv[i]);
 	inputs = !!o->file + !!o->syscalls + o->all;
-	if (inputs == 0 && !o->save_db && !o->save_kfuncdb)
+	if (inputs == 0 && !o->save_db && !kinds_save())
 		return error(
 		    "nothing to map: give FILE.json, --syscalls or --all-syscalls (see 'kfootprint map --help')");
 	if (inputs > 1)
@@ -129,8 +145,9 @@ static int parse_map_opts(int argc, char **argv, struct map_opts *o, enum kf_abi
 			     mapdb_builtin_names());
 	if (o->save_db && !o->kernel_src)
 		return error("--save-db needs --kernel-src");
-	if (o->save_kfuncdb && !o->kernel_src)
-		return error("--save-kfuncdb needs --kernel-src");
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->annotator && (*k)->annotator->check && (*k)->annotator->check(o->kernel_src) < 0)
+			return -1;
 	if (o->kernel_config && !o->kernel_src)
 		return error("--kernel-config needs --kernel-src");
 	return 0;
@@ -339,19 +356,20 @@ static int write_db(FILE *out, const void *db)
 	return mapdb_save(db, out);
 }
 
-static int write_kfdb(FILE *out, const void *db)
-{
-	return kfdb_save((struct kfdb *)db, out);
-}
-
-/* -o, --save-db and --save-kfuncdb, opened before a footprint is read or a tree indexed: a bad path costs no work. */
+/* -o, --save-db and the kinds' databases, opened before a footprint is read or a tree indexed: a bad path costs no
+ * work. */
 static int open_outputs(const struct map_opts *o, struct atomic_file *out, struct atomic_file *db,
 			struct atomic_file *kdb)
 {
 	unsigned flags = atomic_file_flags_like(o->file);
+	const char *outs[2 + FP_KINDS_MAX] = {o->output, o->save_db};
+	size_t nouts = 2;
 
-	if (atomic_file_distinct((const char *[]){o->file, o->kernel_config, o->db, o->vmlinux, o->kallsyms}, 5,
-				 (const char *[]){o->output, o->save_db, o->save_kfuncdb}, 3) < 0)
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->annotator && (*k)->annotator->save_path)
+			outs[nouts++] = (*k)->annotator->save_path();
+	if (atomic_file_distinct((const char *[]){o->file, o->kernel_config, o->db, o->vmlinux, o->kallsyms}, 5, outs,
+				 nouts) < 0)
 		return -1;
 	if (o->output && atomic_file_open(out, o->output, flags) < 0)
 		return -1;
@@ -359,56 +377,27 @@ static int open_outputs(const struct map_opts *o, struct atomic_file *out, struc
 		atomic_file_abort(out);
 		return -1;
 	}
-	if (o->save_kfuncdb && atomic_file_open(kdb, o->save_kfuncdb, 0) < 0) {
-		atomic_file_abort(out);
-		atomic_file_abort(db);
-		return -1;
+	for (size_t i = 0; fp_kinds[i]; i++) {
+		const char *path = fp_kinds[i]->annotator && fp_kinds[i]->annotator->save_path
+				       ? fp_kinds[i]->annotator->save_path()
+				       : NULL;
+
+		if (path && atomic_file_open(&kdb[i], path, 0) < 0) {
+			atomic_file_abort(out);
+			atomic_file_abort(db);
+			while (i--)
+				atomic_file_abort(&kdb[i]);
+			return -1;
+		}
 	}
 	return 0;
-}
-
-/* The database of kernel functions: the tree's (its function definitions and the syscall index's readers), or the
- * built-in one. */
-static struct kfdb *open_kfdb(const struct map_opts *o, struct mapdb *db, enum kf_abi abi)
-{
-	char *err = NULL;
-	struct kfdb *k;
-
-	if (o->kernel_src && db->idx) {
-		struct kt_fdefs *fd = kt_fdefs_build(o->kernel_src, kf_abi_get(abi)->tree_arch,
-						     o->no_cache ? KT_FDEFS_NO_CACHE : 0, &err);
-		struct kt_fdefs_stats st;
-
-		if (!fd) {
-			error("--kernel-src '%s': %s", o->kernel_src, err);
-			free(err);
-			return NULL;
-		}
-		kt_fdefs_stats(fd, &st);
-		debug(
-		    "map: function definitions of '%s' %s in %.2f s: %zu files, %zu MB, %zu definitions of %zu names, "
-		    "%zu names in several files, %zu by macros, %zu MACRO(...) { lines not parsed (%s)",
-		    o->kernel_src, st.from_cache ? "from the cache" : "scanned", st.seconds, st.files, st.bytes >> 20,
-		    st.defs, st.names, st.ambiguous, st.by_macro, st.unparsed, st.unparsed_top);
-		return kfdb_from_tree(fd, db->idx);
-	}
-	if (o->db) {
-		error("--db: kernel functions need the built-in database or --kernel-src");
-		return NULL;
-	}
-	k = kfdb_builtin(&err);
-	if (!k) {
-		error("%s", err);
-		free(err);
-	}
-	return k;
 }
 
 static int cmd_map(int argc, char **argv)
 {
 	struct map_opts o = {.format = "text"};
-	struct atomic_file out = {0}, dbout = {0}, kdbout = {0};
-	struct kfdb *kdb = NULL;
+	struct atomic_file out = {0}, dbout = {0}, kdbout[FP_KINDS_MAX] = {{0}};
+	struct annotate_ctx ctx = {0};
 	struct kf_running run;
 	struct footprint *fp = NULL;
 	struct mapdb *db = NULL;
@@ -426,7 +415,7 @@ static int cmd_map(int argc, char **argv)
 		kf_command_help(&kf_cmd_map, stdout);
 		return 0;
 	}
-	if (rc < 0 || open_outputs(&o, &out, &dbout, &kdbout) < 0)
+	if (rc < 0 || open_outputs(&o, &out, &dbout, kdbout) < 0)
 		return 1;
 	/* Load the footprint first: a typo in its name should not wait for a tree to be indexed. */
 	if (o.file) {
@@ -440,12 +429,26 @@ static int cmd_map(int argc, char **argv)
 		goto out;
 	if (o.save_db && atomic_file_finish(&dbout, write_db, db))
 		goto out;
-	if (o.save_kfuncdb) {
-		kdb = open_kfdb(&o, db, abi);
-		if (!kdb || atomic_file_finish(&kdbout, write_kfdb, kdb))
+	ctx = (struct annotate_ctx){.db = db,
+				    .abi = abi,
+				    .kernel_src = o.kernel_src,
+				    .no_cache = o.no_cache,
+				    .db_given = o.db != NULL,
+				    .vmlinux = o.vmlinux,
+				    .kallsyms = o.kallsyms,
+				    .no_running = o.no_running,
+				    .run = o.no_running ? NULL : &run,
+				    .file = o.file,
+				    .err_prefix = ""};
+	for (size_t i = 0; fp_kinds[i]; i++) {
+		const struct kind_annotator *a = fp_kinds[i]->annotator;
+
+		if (a && a->save_path && a->save_path() &&
+		    (a->make_db(&ctx, &ctx.kind_db[i]) < 0 ||
+		     atomic_file_finish(&kdbout[i], a->write_db, ctx.kind_db[i])))
 			goto out;
 	}
-	if ((o.save_db || o.save_kfuncdb) && !o.file && !o.syscalls && !o.all) {
+	if ((o.save_db || kinds_save()) && !o.file && !o.syscalls && !o.all) {
 		ret = 0;
 		goto out;
 	}
@@ -454,17 +457,8 @@ static int cmd_map(int argc, char **argv)
 	if (fp) {
 		subject = footprint_subject(o.file, fp);
 		m = annotate_kernel(fp, db, o.no_running ? NULL : &run, subject);
-		if (fp->kfuncs && fp->kfuncs->nfuncs) {
-			struct kfmap_opts ko = {o.vmlinux, o.kallsyms, o.no_running, o.no_running ? NULL : run.release};
-
-			if (!kdb)
-				kdb = open_kfdb(&o, db, abi);
-			if (!kdb)
-				goto out;
-			annotate_kfuncs(fp, m, kdb, &ko);
-		} else if (o.vmlinux || o.kallsyms) {
-			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", o.file);
-		}
+		if (annotate_kinds(fp, m, &ctx) < 0)
+			goto out;
 		if (fp->syscalls.count > m->nrows)
 			warning("'%s': %zu syscalls of other ABIs are not mapped (see --abi)", o.file,
 				fp->syscalls.count - m->nrows);
@@ -485,7 +479,8 @@ static int cmd_map(int argc, char **argv)
 out:
 	atomic_file_abort(&out);
 	atomic_file_abort(&dbout);
-	atomic_file_abort(&kdbout);
+	for (size_t i = 0; i < FP_KINDS_MAX; i++)
+		atomic_file_abort(&kdbout[i]);
 	kmap_free(own);
 	free(in);
 	free(subject);
@@ -494,7 +489,7 @@ out:
 		free(names);
 	}
 	fp__free(fp); /* before what its mapping borrows */
-	kfdb_free(kdb);
+	annotate_ctx_release(&ctx);
 	mapdb_free(db);
 	kf_running__release(&run);
 	return ret;

@@ -17,7 +17,6 @@
 #include "report/map_report.h"
 #include "report/report.h"
 #include "trace/contain.h"
-#include "trace/kfuncs.h"
 #include "trace/trace.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -39,9 +38,8 @@ struct record_opts {
 	bool no_reach;		/* --no-reach: do not record what each call reached */
 	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
-	const char *kfuncs;	 /* --kernel-functions[=auto|graph|function|sampled] */
-	struct kfr_opts kfr;	 /* and --kernel-buffer-kb */
-	struct fp_filter filter; /* -e trace=, -e status=: what the report and the log show */
+	struct fp_filter filter;	/* -e trace=, -e status=: what the report and the log show */
+	bool kinds_asked[FP_KINDS_MAX]; /* each kind's recorder asked for (by its options) */
 
 	/* -S, -P, --by-class */
 	struct text_opts text;
@@ -71,19 +69,15 @@ static int opt_time(const char *value, void *opts)
 	return 0;
 }
 
-static const char *kfunc_mode_names(void)
+/* The kinds' recorders' options of record (trace.h struct trace_recorder), each in its own struct. */
+static const struct kf_option *kind_options(size_t i, void **values)
 {
-	return "auto, graph, function, sampled";
-}
-
-static int opt_kbuffer(const char *value, void *opts)
-{
-	unsigned long kb;
-
-	if (parse_ulong("--kernel-buffer-kb", value, 1, 1ul << 22, &kb) < 0)
-		return -1;
-	((struct record_opts *)opts)->kfr.buffer_kb = (unsigned)kb;
-	return 0;
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->recorder && (*k)->recorder->options && !i--) {
+			*values = (*k)->recorder->values;
+			return (*k)->recorder->options;
+		}
+	return NULL;
 }
 
 static void record_help(FILE *out)
@@ -139,12 +133,7 @@ static const struct kf_option options[] = {
     OPT_BOOL(0, "no-time", R, trace.no_time, "bpf: count calls and errors only, not the time in each call (cheaper)"),
     OPT_BOOL(0, "no-reach", R, no_reach,
 	     "do not record what each call reached (fd kinds, socket families, ioctl commands, namespaces, ...)"),
-    OPT_OPTIONAL(0, "kernel-functions", R, kfuncs, "MODE", "auto", kfunc_mode_names,
-		 "also record the kernel functions the workload executes, with hits and the syscall each ran under: "
-		 "%s (default auto: function_graph, else the function tracer, in a private tracefs instance; where "
-		 "the kernel refuses function tracing, sampled kernel stacks, which are not exhaustive)"),
-    OPT_CALLBACK(0, "kernel-buffer-kb", "KB", opt_kbuffer,
-		 "--kernel-functions: the tracing buffer per CPU in KB (default 8192); raise it when events are lost"),
+    OPT_GROUP(kind_options),
     OPT_STRING(0, "label", R, label, "NAME", "a label for this scenario, kept in the footprint"),
     OPT_OPTIONAL(0, "map", R, map, "FORMAT", "text", map_renderer_names,
 		 "then map the syscalls to kernel source and options as 'kfootprint map' does: %s (default text)"),
@@ -213,20 +202,13 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 				     "--map-output FILE for a %s map",
 				     o->map, o->format, o->map);
 	}
-	if (o->kfr.buffer_kb && !o->kfuncs)
-		return error("--kernel-buffer-kb sizes the buffer of --kernel-functions: give --kernel-functions too");
-	if (o->kfuncs) {
-		static const char *const modes[] = {"auto", "graph", "function", "sampled"};
-		size_t m = 0;
+	for (size_t k = 0; fp_kinds[k]; k++) {
+		const struct trace_recorder *r = fp_kinds[k]->recorder;
+		int asked = r && r->check ? r->check() : 0;
 
-		while (m < sizeof(modes) / sizeof(modes[0]) && strcmp(modes[m], o->kfuncs))
-			m++;
-		if (m == sizeof(modes) / sizeof(modes[0]))
-			return error("unknown --kernel-functions mode '%s': expected one of %s", o->kfuncs,
-				     kfunc_mode_names());
-		o->kfr.mode = (enum kfr_mode)m;
-		if (geteuid() != 0)
-			return error("--kernel-functions needs root (tracefs, or BPF and perf events)");
+		if (asked < 0)
+			return -1;
+		o->kinds_asked[k] = asked > 0;
 	}
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
 		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
@@ -535,6 +517,7 @@ static int cmd_record(int argc, char **argv)
 	struct record_opts o = {.format = "text", .backend = "auto"};
 	const struct backend *be;
 	struct footprint *fp = NULL;
+	const struct footprint *shown; /* what the report and the map show: fp through -e (fp_filter_view()) */
 	struct record_outputs outs = {0};
 	struct trace_recording rec = {0};
 	struct trace_inherit inherit;
@@ -583,8 +566,9 @@ static int cmd_record(int argc, char **argv)
 	o.trace.progress = !o.quiet && isatty(STDERR_FILENO);
 	install_stop_handlers(&inherit);
 	/* the other kinds of observation: a started command is followed from its pid, attached processes from now */
-	if (o.kfuncs)
-		trace_recording_add(&rec, &trace_recorder_kfuncs, &o.kfr, &o.trace, fp);
+	for (size_t i = 0; fp_kinds[i]; i++)
+		if (o.kinds_asked[i])
+			trace_recording_add(&rec, fp_kinds[i]->recorder, fp_kinds[i]->recorder->values, &o.trace, fp);
 	fp__start(fp);
 	cpu_run = cpu_ms(RUSAGE_SELF);
 	t_run = fp__now_ns();
@@ -616,12 +600,13 @@ static int cmd_record(int argc, char **argv)
 		ret = ret ? ret : 1;
 	if (o.output && atomic_file_finish(&outs.json, write_json, fp) < 0)
 		ret = ret ? ret : 1;
-	/* -e filters what is shown; the saved footprint above keeps every call */
-	fp_filter_apply(&o.filter, fp);
-	if (write_report(&o, &outs.report, fp) < 0)
+	/* -e filters what is shown, a view: the saved footprint above keeps every call, and fp is not changed */
+	shown = fp_filter_view(&o.filter, fp);
+	if (write_report(&o, &outs.report, shown) < 0)
 		ret = ret ? ret : 1;
-	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, fp}) < 0)
+	if (o.map_output && atomic_file_finish(&outs.map, render_map, &(struct report_job){&o, shown}) < 0)
 		ret = ret ? ret : 1;
+	fp_filter_view_free(shown, fp);
 out:
 	trace_recording_finish(&rec, NULL);
 	contain_free(o.trace.contain);

@@ -265,6 +265,53 @@ void fp_filter_apply(struct fp_filter *f, struct footprint *fp)
 	}
 }
 
+const struct footprint *fp_filter_view(struct fp_filter *f, const struct footprint *fp)
+{
+	struct footprint *v;
+
+	if (!fp_filter_active(f))
+		return fp;
+	v = xmalloc(sizeof(*v));
+	*v = *fp;
+	fp_sctab_copy(&v->syscalls, &fp->syscalls);
+	v->procs = fp->procs ? xcalloc(fp->nprocs + 1, sizeof(*v->procs)) : NULL;
+	v->procs_cap = fp->nprocs;
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		struct fp_proc *p = xmalloc(sizeof(*p));
+
+		*p = *fp->procs[i];
+		fp_sctab_copy(&p->syscalls, &fp->procs[i]->syscalls);
+		fp_proc_files_copy(p, fp->procs[i]);
+		v->procs[i] = p;
+	}
+	fp_filter_apply(f, v);
+	return v;
+}
+
+void fp_filter_view_free(const struct footprint *view, const struct footprint *fp)
+{
+	struct footprint *v = (struct footprint *)view;
+
+	if (view == fp)
+		return;
+	fp_sctab_release(&v->syscalls);
+	for (size_t i = 0; i < v->nprocs; i++) {
+		struct fp_proc *p = v->procs[i];
+
+		fp_sctab_release(&p->syscalls);
+		for (uint32_t j = 0; j < p->files_cap; j++) {
+			if (p->files[j]) {
+				free(p->files[j]->path);
+				free(p->files[j]);
+			}
+		}
+		free(p->files);
+		free(p);
+	}
+	free(v->procs);
+	free(v);
+}
+
 void fp_filter_release(struct fp_filter *f)
 {
 	for (size_t i = 0; i < f->nops; i++)

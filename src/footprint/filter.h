@@ -8,8 +8,9 @@
 #include "footprint/footprint.h"
 
 /*
- * strace's -e trace=SET and -e status=SET, for what is shown: the report (fp_filter_apply() on the footprint it
- * renders) and the --log lines (fp_filter_call()). A saved footprint keeps every call.
+ * strace's -e trace=SET and -e status=SET, for what is shown: the report (fp_filter_apply() on the footprint
+ * `report` loaded; record's through fp_filter_view(), which leaves the footprint it saved as it was) and the
+ * --log lines (fp_filter_call()). A saved footprint keeps every call.
  *
  * SET is a comma list of syscall names (of any ABI's table), strace's classes (%file, %network, %process,
  * %signal, %memory, %ipc, %desc, %creds, %clock, from strace's own tables: abi/syscalls.h), "all" or "none";
@@ -45,6 +46,15 @@ bool fp_filter_call(struct fp_filter *f, enum kf_abi abi, int nr, const char *na
  * successful opens as status says).
  */
 void fp_filter_apply(struct fp_filter *f, struct footprint *fp);
+/*
+ * The filter as a view of fp, which is not changed: fp itself when no -e was given, else a footprint that shows
+ * what fp_filter_apply() leaves, whose syscall rows (workload-wide and per process) and files are its own and
+ * whose everything else (header, annotations, kinds' parts) is fp's, borrowed: fp must outlive it. For record,
+ * whose saved footprint keeps every call and whose report and map show only the filtered ones.
+ */
+const struct footprint *fp_filter_view(struct fp_filter *f, const struct footprint *fp);
+/* Frees a view (nothing when it is fp). */
+void fp_filter_view_free(const struct footprint *view, const struct footprint *fp);
 void fp_filter_release(struct fp_filter *f);
 
 #endif

@@ -290,6 +290,67 @@ static void sysstat_free(struct fp_sysstat *s)
 	free(s);
 }
 
+/* A copy of v's n elements of size sz; NULL only for NULL, as the original's. */
+static void *dup_array(const void *v, size_t n, size_t sz)
+{
+	void *c;
+
+	if (!v)
+		return NULL;
+	c = xmalloc(n ? n * sz : 1);
+	memcpy(c, v, n * sz);
+	return c;
+}
+
+static struct fp_sysstat *sysstat_copy(const struct fp_sysstat *s)
+{
+	struct fp_sysstat *c = xmalloc(sizeof(*c));
+
+	*c = *s;
+	c->errnos = dup_array(s->errnos, s->nerrnos, sizeof(*s->errnos));
+	c->errnos_cap = s->nerrnos;
+	c->per_source = dup_array(s->per_source, s->nper_source, sizeof(*s->per_source));
+	c->per_source_cap = s->nper_source;
+	for (uint32_t j = 0; j < s->nper_source; j++)
+		c->per_source[j].errnos =
+		    dup_array(s->per_source[j].errnos, s->per_source[j].nerrnos, sizeof(*s->per_source[j].errnos));
+	c->errsrc = dup_array(s->errsrc, s->nerrsrc, sizeof(*s->errsrc));
+	for (uint32_t i = 0; i < s->nerrsrc; i++) {
+		struct fp_errsrc *e = &c->errsrc[i];
+
+		e->procs = dup_array(e->procs, e->nprocs, sizeof(*e->procs));
+		for (uint32_t j = 0; j < e->nprocs; j++)
+			e->procs[j].name = xstrdup(e->procs[j].name);
+		e->paths = dup_array(e->paths, e->npaths, sizeof(*e->paths));
+		for (uint32_t j = 0; j < e->npaths; j++)
+			e->paths[j].name = xstrdup(e->paths[j].name);
+	}
+	c->reach = dup_array(s->reach, s->nreach, sizeof(*s->reach));
+	c->reach_cap = s->nreach;
+	return c;
+}
+
+void fp_sctab_copy(struct fp_sctab *to, const struct fp_sctab *from)
+{
+	*to = *from;
+	to->slots = dup_array(from->slots, from->cap, sizeof(*from->slots));
+	for (uint32_t i = 0; i < from->cap; i++)
+		if (from->slots[i])
+			to->slots[i] = sysstat_copy(from->slots[i]);
+}
+
+void fp_proc_files_copy(struct fp_proc *to, const struct fp_proc *from)
+{
+	to->files = dup_array(from->files, from->files_cap, sizeof(*from->files));
+	for (uint32_t j = 0; j < from->files_cap; j++) {
+		if (!from->files[j])
+			continue;
+		to->files[j] = xmalloc(sizeof(*to->files[j]));
+		*to->files[j] = *from->files[j];
+		to->files[j]->path = xstrdup(from->files[j]->path);
+	}
+}
+
 void fp_sctab_filter(struct fp_sctab *t, bool (*keep)(struct fp_sysstat *s, void *ctx), void *ctx)
 {
 	struct fp_sysstat **old = t->slots;

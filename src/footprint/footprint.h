@@ -204,36 +204,8 @@ struct fp_source {
 	uint64_t lost_events;
 };
 
-/*
- * Kernel functions the workload's tasks executed (record --kernel-functions), workload-wide. One entry per
- * symbol name; the syscalls each ran under are known when recorded with function_graph only.
- */
-#define FP_KFUNC_UNDER_MAX 16
-
-struct fp_kfunc {
-	const char *name; /* kernel symbol, "eventfd_write" (a ".isra.0"/".constprop.0" suffix kept as seen); owned */
-	uint64_t hits;	  /* calls (ftrace) or samples (sampled stacks) */
-	/*
-	 * The syscalls it ran under, with its hits under each: the first FP_KFUNC_UNDER_MAX in byte order, the rest
-	 * counted in under_other, so that what is kept depends neither on the order of events nor of merges.
-	 */
-	struct fp_kfunc_under {
-		const char *syscall; /* owned */
-		uint64_t hits;
-	} * under;
-	uint32_t nunder;
-	uint64_t under_other;
-	struct fp_annot annot; /* filled by the annotate stage */
-};
-
-struct fp_kfuncs {
-	const char *method;	 /* "function_graph", "function", "sampled" (or "mixed" when merged); static */
-	bool exhaustive;	 /* false for "sampled": every report says "sampled, not exhaustive" */
-	uint64_t lost;		 /* events the tracing buffer lost (any loss also marks the footprint incomplete) */
-	char *why_not;		 /* set when kernel functions were asked for but could not be recorded: one line why */
-	struct fp_kfunc **funcs; /* private: hash by name, open addressing */
-	uint32_t nfuncs, cap;
-};
+/* At most this many kinds of observation (fp_kinds[], kinds.c). */
+#define FP_KINDS_MAX 8
 
 struct footprint {
 	char *tool;	   /* "kfootprint 0.1.0" */
@@ -266,7 +238,8 @@ struct footprint {
 	struct fp_source *sources; /* merged footprints only: what went in, in their order (merge.h) */
 	uint32_t nsources;
 
-	struct fp_kfuncs *kfuncs; /* NULL: kernel functions were not asked for */
+	/* each kind's part (fp_kind_part()), by its row's index in fp_kinds[]; NULL: that kind was not recorded */
+	void *kind_parts[FP_KINDS_MAX];
 
 	/* private to footprint.c */
 	struct fp_proc **pid_hash;
@@ -279,12 +252,26 @@ struct footprint {
 };
 
 /*
- * A kind of observation beside the syscall rows, as the model holds it (kernel functions today; covered lines and
- * call sites next): one row of fp_kinds[] (kinds.c) with its top-level JSON member and what generic code does with
- * its part of a footprint, which is the kind's own member of struct footprint (NULL: not recorded): free it,
- * merge it, write and read it. Adding a kind: that member, a file with its operations and a row.
+ * A kind of observation beside the syscall rows (kernel functions today; covered lines and call sites next) is one
+ * row of fp_kinds[] (kinds.c), its one table of operations: its top-level JSON member and what the model does with
+ * its part of a footprint (fp_kind_part(), NULL: not recorded): free it, merge it, write and read it; and its parts
+ * in the stages above the model, each declared there and NULL when the kind has none. Generic code iterates the
+ * rows and names no kind. Adding a kind: its files (its model and JSON member, a row naming its other parts) and a
+ * row here.
  */
 struct loader; /* the kfootprint/1 reader's state, footprint_json_read.h */
+struct trace_recorder;
+struct kind_annotator;
+struct kind_report;
+
+/* What a kind tells of its items (struct fp_kind's observe). */
+struct fp_observer {
+	/* One item: what it is, the kernel function it is (for a placement by DWARF; or NULL), its count, and where
+	 * the annotate stage placed it when the footprint was saved (fp_annot.loaded; NULL: not placed). */
+	void (*item)(struct fp_observer *o, const char *what, const char *function, uint64_t n,
+		     const struct fp_kplace *at);
+	bool incomplete; /* set by the kind: its part does not hold every item (sampled) */
+};
 
 /* How an input's sources stand to a merged footprint's (merge.c): what a kind does with its part. */
 enum fp_merge_how {
@@ -303,11 +290,18 @@ struct fp_kind {
 	void (*write_json)(json_writer_t *w, const struct footprint *fp);
 	/* Reads the member's value (the reader has just read its name). 0, or -1 after ld_fail(). */
 	int (*read_json)(struct loader *ld);
+	const struct trace_recorder *recorder;	/* how `record` records it (trace.h) */
+	const struct kind_annotator *annotator; /* how the annotate stage maps it (kmap/annotate.h) */
+	const struct kind_report *report;	/* its sections of the reports and maps (report/kind_report.h) */
+	/* Tells o of each item of fp's part, for inventory (which counts where each was placed); NULL: none. */
+	void (*observe)(const struct footprint *fp, struct fp_observer *o);
 };
 
 /* The kinds, in the order their members are written; NULL-terminated. */
-#define FP_KINDS_MAX 8
 extern const struct fp_kind *const fp_kinds[];
+/* A kind's part of fp (NULL: none), and where it is kept, for the kind's own code. */
+void *fp_kind_part(const struct footprint *fp, const struct fp_kind *k);
+void **fp_kind_slot(struct footprint *fp, const struct fp_kind *k);
 
 struct footprint *fp__new(void);
 void fp__free(struct footprint *fp);
@@ -413,20 +407,6 @@ void fp_sysstat_errsrc_release(struct fp_sysstat *s);
 /* Adds n failures with errno err to an entry's breakdown (kept sorted by errno). */
 void fp_sysstat_add_errno(struct fp_sysstat *s, int err, uint64_t n);
 
-/* --- kernel functions (kfunc.c) --- */
-/* The footprint's kernel functions, created empty (method, exhaustive) when it has none yet. */
-struct fp_kfuncs *fp__kfuncs(struct footprint *fp, const char *method, bool exhaustive);
-/* The entry of a function, created with no hits when new (and fp->kfuncs with method "function" when NULL). */
-struct fp_kfunc *fp__kfunc(struct footprint *fp, const char *name);
-/* n hits of a function, under_syscall the syscall it ran under (NULL: unknown). */
-void fp__kfunc_hit(struct footprint *fp, const char *name, const char *under_syscall, uint64_t n);
-/* Adds n hits under a syscall to f's bounded list. */
-void fp_kfunc_add_under(struct fp_kfunc *f, const char *syscall, uint64_t n);
-/* The functions sorted by name (NULL-terminated); caller frees the array only. */
-struct fp_kfunc **fp_kfuncs_sorted(const struct footprint *fp);
-/* Frees a kernel function table (NULL is fine). */
-void fp_kfuncs_free(struct fp_kfuncs *k);
-
 /* --- reading --- */
 /* Lookup in a table; NULL when absent. */
 struct fp_sysstat *fp_sctab_find(const struct fp_sctab *t, enum kf_abi abi, int nr);
@@ -438,6 +418,9 @@ void fp_sctab_release(struct fp_sctab *t);
 void fp_sctab_filter(struct fp_sctab *t, bool (*keep)(struct fp_sysstat *s, void *ctx), void *ctx);
 /* The same for the files of a process; keep NULL drops them all. */
 void fp_proc_files_filter(struct fp_proc *p, bool (*keep)(struct fp_file *f, void *ctx), void *ctx);
+/* A deep copy of a table (its rows where from has them), and of a process's files into to (a copy of from). */
+void fp_sctab_copy(struct fp_sctab *to, const struct fp_sctab *from);
+void fp_proc_files_copy(struct fp_proc *to, const struct fp_proc *from);
 /* Files of a process sorted by path; caller frees the array only. */
 struct fp_file **fp_proc_files_sorted(const struct fp_proc *p);
 /* The class of an entry as annotated (or loaded); "unknown" before the annotate stage ran. Never NULL. */

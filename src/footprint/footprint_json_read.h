@@ -4,7 +4,7 @@
 
 /*
  * Private to the kfootprint/1 reader: footprint_json_read.c reads the document, its header, syscalls[] and
- * sources[]; footprint_json_proc.c reads processes[]; footprint_json_kfunc.c reads kernel_functions;
+ * sources[]; footprint_json_proc.c reads processes[]; each kind's file its member (struct fp_kind);
  * footprint_json_member.c has the typed member readers they share. Every reader returns -1 after ld_fail() (or on a
  * syntax error) and 0 when it is done; those that read a member's value read all of it.
  */
@@ -91,10 +91,5 @@ int ld_move_reach(struct loader *ld, const char *ctx, struct fp_sysstat *from, s
 bool ld_valid_sc_name(const char *s);
 int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg);
 int ld_resolve_pending(struct loader *ld);
-
-/* footprint_json_kfunc.c: the top-level "kernel_functions". */
-int ld_load_kfuncs(struct loader *ld);
-/* The "kernel_functions" member as ld_load_kfuncs() reads it; nothing when fp has none. */
-void fp_kfuncs_write_json(json_writer_t *w, const struct footprint *fp);
 
 #endif

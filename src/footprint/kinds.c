@@ -1,7 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The registry of kinds of observation beside the syscall rows (footprint.h struct fp_kind): a kind is a row. */
-#include "footprint/footprint.h"
+#include <stdlib.h>
 
-extern const struct fp_kind fp_kind_kfuncs; /* kfunc.c */
+#include "footprint/kfunc.h"
 
 const struct fp_kind *const fp_kinds[] = {&fp_kind_kfuncs, NULL};
+
+void **fp_kind_slot(struct footprint *fp, const struct fp_kind *k)
+{
+	for (size_t i = 0; fp_kinds[i]; i++)
+		if (fp_kinds[i] == k)
+			return &fp->kind_parts[i];
+	abort(); /* a kind without its row: a programming error */
+}
+
+void *fp_kind_part(const struct footprint *fp, const struct fp_kind *k)
+{
+	return *fp_kind_slot((struct footprint *)fp, k);
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The running kernel alone (--running): every text symbol of vmlinux in kallsyms, mapped to the file that defines
- * it through the database of kernel functions (kfuncdb.h: the tree's definitions with --kernel-src, else the
+ * it through the database of kernel functions (kmap/kfmap.h: the tree's definitions with --kernel-src, else the
  * built-in one of 6.1), with kfmap's resolution of a name several files define (symbol order). The files that
  * hold a function of the running kernel are the compiled list.
  *
@@ -17,7 +17,6 @@
 #include "inventory/inv_internal.h"
 #include "kernel/running.h"
 #include "kmap/kfmap.h"
-#include "kmap/kfuncdb.h"
 #include "util/error.h"
 #include "util/input.h"
 #include "util/strbuf.h"
@@ -37,7 +36,7 @@ static bool is_header(const char *path)
  * The names of vmlinux's functions: t and T lines without a "[module]" column. The __pfx_ and __cfi_ symbols are
  * the padding before each function (CALL_PADDING, kCFI), not functions of their own.
  */
-static int read_names(struct footprint *fp, struct inv_running *r, const char *path, bool given)
+static int read_names(struct kfm_names *names, struct inv_running *r, const char *path, bool given)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *why = NULL, *save = NULL;
@@ -63,10 +62,10 @@ static int read_names(struct footprint *fp, struct inv_running *r, const char *p
 		name[strcspn(name, " \t")] = '\0';
 		if (!*name || !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
 			continue;
-		fp__kfunc(fp, name);
+		kfm_names_add(names, name);
 	}
 	strbuf_release(&sb);
-	if (!fp->kfuncs || !fp->kfuncs->nfuncs)
+	if (!names->n)
 		return error("--running: %s'%s': no text symbols (t or T) of vmlinux in %zu lines: not a kallsyms file",
 			     given ? "--kallsyms " : "", path, lines);
 	return 0;
@@ -113,7 +112,7 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 {
 	const char *path = src->kallsyms ? src->kallsyms : "/proc/kallsyms";
 	struct inv_running *r = xcalloc(1, sizeof(*r));
-	struct footprint *fp = fp__new();
+	struct kfm_names names = {0};
 	struct kt_index *idx = NULL;
 	struct kfdb *db = NULL;
 	struct kfmap *m = NULL;
@@ -126,14 +125,14 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 	r->symbols = xstrdup(path);
 	if (!src->kallsyms && !uname(&u))
 		r->release = xstrdup(u.release);
-	if (read_names(fp, r, path, src->kallsyms != NULL) < 0)
+	if (read_names(&names, r, path, src->kallsyms != NULL) < 0)
 		goto out;
 	if (!(db = open_db(src, cfg, &idx)))
 		goto out;
 	r->database = src->kernel_src ? xasprintf("kernel tree %s (%s)", src->kernel_src, db->version)
 				      : xasprintf("%s %s", db->origin, db->version);
 	struct kfmap_opts o = {.kallsyms = path, .no_running = true};
-	if (!(m = kfmap_build(db, fp, &o, &err))) {
+	if (!(m = kfmap_build_names(db, &names, &o, &err))) {
 		error("--running: %s", err);
 		free(err);
 		goto out;
@@ -179,7 +178,7 @@ out:
 	kfmap_free(m);
 	kfdb_free(db);
 	kt_index_free(idx);
-	fp__free(fp);
+	kfm_names_release(&names);
 	return ret;
 }
 

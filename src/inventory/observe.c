@@ -84,6 +84,18 @@ static void observe_place(struct inventory *inv, enum inv_by by, const struct fp
 	inv__observe(inv, by, file, k ? k->configs : NULL, k ? k->nconfigs : 0, count ? count : 1, what);
 }
 
+/* A kind's items (struct fp_observer) counted as kernel functions are. */
+struct kind_items {
+	struct fp_observer o;
+	struct inventory *inv;
+};
+
+static void kind_item(struct fp_observer *o, const char *what, const char *function, uint64_t n,
+		      const struct fp_kplace *at)
+{
+	observe_place(((struct kind_items *)o)->inv, INV_FUNCTION, at, n, what, function);
+}
+
 /*
  * The refinements (syscalls[].reached[]) and kernel functions of one footprint, in the order its JSON has them
  * (the writer's: rows by calls, refinements by calls, functions by name): the first of a file is its example.
@@ -103,14 +115,13 @@ static void observe_places(struct inventory *inv, const struct footprint *fp)
 		free(v);
 	}
 	free(rows);
-	if (!fp->kfuncs)
-		return;
-	if (!fp->kfuncs->exhaustive)
+	/* the kinds of observation: each item where its footprint's mapping placed it */
+	struct kind_items ki = {{kind_item, false}, inv};
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->observe)
+			(*k)->observe(fp, &ki.o);
+	if (ki.o.incomplete)
 		inv->incomplete = true; /* sampled stacks: not every function that ran */
-	struct fp_kfunc **f = fp_kfuncs_sorted(fp);
-	for (size_t i = 0; f && f[i]; i++)
-		observe_place(inv, INV_FUNCTION, f[i]->annot.loaded, f[i]->hits, f[i]->name, f[i]->name);
-	free(f);
 }
 
 int inv_observe(struct inventory *inv, char **paths, size_t n)

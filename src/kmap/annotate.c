@@ -41,7 +41,7 @@ struct kannot {
 	struct mapdb **own_dbs; /* annotate_builtin()'s */
 	size_t ndbs;
 	struct kf_running *own_run;
-	struct kfdb *own_kfdb; /* annotate_builtin()'s */
+	struct annotate_ctx own_ctx; /* annotate_builtin()'s: the kinds' databases */
 };
 
 static void kannot_free(void *data)
@@ -52,7 +52,7 @@ static void kannot_free(void *data)
 		kmap_free(ka->maps[i]);
 	for (size_t i = 0; i < ka->ndbs; i++)
 		mapdb_free(ka->own_dbs[i]);
-	kfdb_free(ka->own_kfdb);
+	annotate_ctx_release(&ka->own_ctx);
 	if (ka->own_run) {
 		kf_running__release(ka->own_run);
 		free(ka->own_run);
@@ -156,38 +156,34 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
 	return m;
 }
 
-static void kfmap_write(const void *data, json_writer_t *w)
-{
-	jsonw_name(w, "kernel_functions_map");
-	kfmap_json(w, data);
-}
-
-static void kfmap_release(void *data)
-{
-	kfmap_free(data);
-}
-
-const struct kfmap *annotate_kfuncs(struct footprint *fp, const struct fp_kernel_map *map, struct kfdb *db,
-				    const struct kfmap_opts *o)
+struct fp_kernel_map *annotate_own_map(const struct footprint *fp, const struct fp_kernel_map *map)
 {
 	struct kannot *ka = kannot_of(fp);
-	struct kfmap *m;
-	char *err = NULL;
 
-	if (!fp->kfuncs || !fp->kfuncs->nfuncs)
-		return NULL;
-	m = kfmap_build(db, fp, o, &err);
-	if (!m) {
-		error("kernel functions: %s", err);
-		free(err);
-		return NULL;
-	}
-	fp__attach(fp, (struct fp_attachment){m, kfmap_write, kfmap_release});
-	/* the mapping is one of fp's, which the annotate stage owns: it takes the functions as it is made */
 	for (size_t i = 0; map && ka && i < ka->nmaps; i++)
 		if (ka->maps[i] == map)
-			kmap_set_kfuncs(ka->maps[i], m);
-	return m;
+			return ka->maps[i];
+	return NULL;
+}
+
+int annotate_kinds(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx)
+{
+	for (size_t i = 0; fp_kinds[i]; i++) {
+		const struct kind_annotator *a = fp_kinds[i]->annotator;
+
+		if (a && a->annotate && a->annotate(fp, map, ctx, &ctx->kind_db[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void annotate_ctx_release(struct annotate_ctx *ctx)
+{
+	for (size_t i = 0; fp_kinds[i]; i++) {
+		if (ctx->kind_db[i])
+			fp_kinds[i]->annotator->free_db(ctx->kind_db[i]);
+		ctx->kind_db[i] = NULL;
+	}
 }
 
 static bool uses_abi(const struct footprint *fp, enum kf_abi abi)
@@ -222,16 +218,14 @@ int annotate_builtin(struct footprint *fp, const char *subject)
 		ka->own_dbs = xrealloc(ka->own_dbs, (ka->ndbs + 1) * sizeof(*ka->own_dbs));
 		ka->own_dbs[ka->ndbs++] = db;
 		const struct fp_kernel_map *m = annotate_kernel(fp, db, ka->own_run, subject);
-		if (abi == kf_abi_host() && fp->kfuncs && fp->kfuncs->nfuncs && !ka->own_kfdb) {
-			struct kfmap_opts ko = {.running_release = ka->own_run->release};
-			ka->own_kfdb = kfdb_builtin(&err);
-			if (!ka->own_kfdb) {
-				error("--map: %s", err);
-				free(err);
+		/* the kinds' built-in databases are the host's */
+		if (abi == kf_abi_host()) {
+			ka->own_ctx.db = db;
+			ka->own_ctx.abi = abi;
+			ka->own_ctx.run = ka->own_run;
+			ka->own_ctx.err_prefix = "--map: ";
+			if (annotate_kinds(fp, m, &ka->own_ctx) < 0)
 				return -1;
-			}
-			annotate_kfuncs(fp, m, ka->own_kfdb,
-					&ko); /* said why when it could not: the syscalls' map stands */
 		}
 	}
 	return 0;

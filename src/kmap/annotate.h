@@ -5,17 +5,17 @@
 #include <stddef.h>
 
 #include "footprint/footprint.h"
-#include "kmap/kfmap.h"
 #include "kmap/kmap.h"
+#include "util/options.h"
 
 /*
  * The annotate stage of the pipeline: backend -> footprint -> annotate -> renderers. It joins the items of a
  * footprint with kernel knowledge and attaches the result to the footprint itself (the struct fp_annot of each
  * item, and a struct fp_attachment owning what they point at), where the renderers and the JSON writer find
  * it: a footprint annotated once is written once. Items are syscalls and what their calls reached (fd kinds,
- * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach) and kernel functions
- * (annotate_kfuncs()). Everything a renderer shows is resolved here, before it runs: the chains of the functions'
- * files, the options a mapping needs with their Kconfig facts (kmap/kneeds.h).
+ * socket families, filesystems, ioctl commands, namespaces...: struct fp_reach) and the parts of each kind of
+ * observation (annotate_kinds(): each kind's annotator). Everything a renderer shows is resolved here, before it runs:
+ * the chains of the functions' files, the options a mapping needs with their Kconfig facts (kmap/kneeds.h).
  */
 
 /*
@@ -40,13 +40,53 @@ const struct fp_kernel_map *annotate_kernel(struct footprint *fp, const struct m
 int annotate_builtin(struct footprint *fp, const char *subject);
 
 /*
- * Maps the kernel functions of fp (fp->kfuncs) with db and sets each one's fp_annot.kernel; fp owns the map and
- * writes its roll-ups as the top-level "kernel_functions_map". map, one of fp's mappings (annotate_kernel()) or
- * NULL, takes the functions (its kf and its needs). db is borrowed and must outlive fp. NULL when fp has no
- * kernel functions, or after an error message.
+ * What the annotate stage is given for the kinds of observation: map's inputs and options, or record --map's
+ * built-in ones. Each kind's database, made once (to be saved, then used), is the context's.
  */
-const struct kfmap *annotate_kfuncs(struct footprint *fp, const struct fp_kernel_map *map, struct kfdb *db,
-				    const struct kfmap_opts *o);
+struct annotate_ctx {
+	const struct mapdb *db;	      /* the syscalls' database (its tree index with --kernel-src) */
+	enum kf_abi abi;	      /* db's */
+	const char *kernel_src;	      /* --kernel-src; NULL: a saved database */
+	bool no_cache;		      /* --no-cache */
+	bool db_given;		      /* --db: a saved database that is not the built-in one */
+	const char *vmlinux;	      /* --vmlinux */
+	const char *kallsyms;	      /* --kallsyms */
+	bool no_running;	      /* --no-running */
+	const struct kf_running *run; /* the running kernel; NULL when not consulted */
+	const char *file;	      /* the footprint's file (map); NULL: record --map */
+	const char *err_prefix;	      /* before a message ("--map: "), or "" */
+	void *kind_db[FP_KINDS_MAX];  /* each kind's database once made, by its index in fp_kinds[] */
+};
+
+/* A kind's annotator (struct fp_kind's annotator). */
+struct kind_annotator {
+	/* Its options of map (their values in its own struct), in map's table where OPT_GROUP puts them; or NULL. */
+	const struct kf_option *map_options;
+	void *map_values;
+	size_t map_values_size;
+	/* Checks them against map's --kernel-src; 0, or -1 after a message. */
+	int (*check)(const char *kernel_src);
+	/* The file map is asked to save the kind's database into (an output of map), or NULL. */
+	const char *(*save_path)(void);
+	/* Makes its database with ctx into *db (when not made yet): 0, or -1 after a message. */
+	int (*make_db)(const struct annotate_ctx *ctx, void **db);
+	/* Writes a database it made (the saved form): 0, or -1 on a write error (errno set). */
+	int (*write_db)(FILE *out, const void *db);
+	/*
+	 * Maps fp's part of the kind with ctx and its database (*db, made when NULL) and attaches the result to fp;
+	 * map, one of fp's mappings or NULL, takes it too. 0 (also when fp has no part, or the kind said why it
+	 * could not map it and the syscalls' map stands), or -1 after a message: the mapping cannot go on.
+	 */
+	int (*annotate)(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx, void **db);
+	void (*free_db)(void *db);
+};
+
+/* Every kind's annotate(), in the order of fp_kinds[]: 0, or -1 at the first that failed. */
+int annotate_kinds(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx);
+/* The kinds' databases of ctx, freed. */
+void annotate_ctx_release(struct annotate_ctx *ctx);
+/* map as fp's own mapping, which a kind's annotator may change (kmap.h's kinds' parts); NULL when it is not fp's. */
+struct fp_kernel_map *annotate_own_map(const struct footprint *fp, const struct fp_kernel_map *map);
 
 /* The mappings attached to fp, in the order they were made; *maps stays valid while fp lives. */
 size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *const **maps);

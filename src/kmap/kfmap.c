@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "kdwarf/kdwarf.h"
+#include "kmap/annotate.h"
+#include "kmap/kneeds.h"
+#include "kmap/mapdb.h"
+#include "util/error.h"
 #include "util/input.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -472,9 +476,9 @@ struct kfmap *kfmap_build(struct kfdb *db, struct footprint *fp, const struct kf
 
 	*err = NULL;
 	m->db = db;
-	m->method = fp->kfuncs ? fp->kfuncs->method : "function";
-	m->exhaustive = fp->kfuncs ? fp->kfuncs->exhaustive : true;
-	m->lost = fp->kfuncs ? fp->kfuncs->lost : 0;
+	m->method = fp_kfuncs_of(fp) ? fp_kfuncs_of(fp)->method : "function";
+	m->exhaustive = fp_kfuncs_of(fp) ? fp_kfuncs_of(fp)->exhaustive : true;
+	m->lost = fp_kfuncs_of(fp) ? fp_kfuncs_of(fp)->lost : 0;
 	while (v && v[n])
 		n++;
 	m->rows = xcalloc(n + 1, sizeof(*m->rows));
@@ -630,3 +634,167 @@ void kfmap_json(json_writer_t *w, const struct kfmap *m)
 	counts(w, "maintainers", "section", m->sections, m->nsections);
 	jsonw_end_object(w);
 }
+
+void kfm_names_add(struct kfm_names *v, const char *name)
+{
+	if (!v->fp)
+		v->fp = fp__new();
+	fp__kfunc(v->fp, name);
+	v->n++;
+}
+
+struct kfmap *kfmap_build_names(struct kfdb *db, struct kfm_names *v, const struct kfmap_opts *o, char **err)
+{
+	if (!v->fp)
+		v->fp = fp__new();
+	return kfmap_build(db, v->fp, o, err);
+}
+
+void kfm_names_release(struct kfm_names *v)
+{
+	fp__free(v->fp);
+	v->fp = NULL;
+	v->n = 0;
+}
+
+/* --- the kind's annotator (annotate.h struct kind_annotator) --- */
+
+static void kfmap_write(const void *data, json_writer_t *w)
+{
+	jsonw_name(w, "kernel_functions_map");
+	kfmap_json(w, data);
+}
+
+static void kfmap_release(void *data)
+{
+	kfmap_free(data);
+}
+
+/* Maps fp's functions with db and attaches the map to fp and to map (one of fp's mappings, or NULL). */
+static void annotate_with(struct footprint *fp, const struct fp_kernel_map *map, struct kfdb *db,
+			  const struct kfmap_opts *o)
+{
+	struct fp_kernel_map *own = annotate_own_map(fp, map);
+	struct kfmap *m;
+	char *err = NULL;
+
+	m = kfmap_build(db, fp, o, &err);
+	if (!m) {
+		error("kernel functions: %s", err);
+		free(err);
+		return;
+	}
+	fp__attach(fp, (struct fp_attachment){m, kfmap_write, kfmap_release});
+	/* the mapping is one of fp's, which the annotate stage owns: it takes the functions, and its needs are made
+	 * again with them */
+	if (own) {
+		own->kf = m;
+		kneeds_free(own->needs);
+		own->needs = kneeds_build(own);
+	}
+}
+
+/* map's options of the kind: parsed options, the process's one set */
+static struct {
+	const char *save; /* --save-kfuncdb FILE */
+} opts;
+
+#define O __typeof__(opts)
+static const struct kf_option map_options[] = {
+    OPT_STRING(0, "save-kfuncdb", O, save, "FILE",
+	       "--kernel-src: save its function definitions as a database of kernel functions (data/kfuncdb-*)"),
+    OPT_END(),
+};
+#undef O
+
+static int check(const char *kernel_src)
+{
+	if (opts.save && !kernel_src)
+		return error("--save-kfuncdb needs --kernel-src");
+	return 0;
+}
+
+static const char *save_path(void)
+{
+	return opts.save;
+}
+
+/* The database of kernel functions: the tree's (its function definitions and the syscall index's readers), or the
+ * built-in one. */
+static struct kfdb *open_kfdb(const struct annotate_ctx *ctx)
+{
+	char *err = NULL;
+	struct kfdb *k;
+
+	if (ctx->kernel_src && ctx->db->idx) {
+		struct kt_fdefs *fd = kt_fdefs_build(ctx->kernel_src, kf_abi_get(ctx->abi)->tree_arch,
+						     ctx->no_cache ? KT_FDEFS_NO_CACHE : 0, &err);
+		struct kt_fdefs_stats st;
+
+		if (!fd) {
+			error("--kernel-src '%s': %s", ctx->kernel_src, err);
+			free(err);
+			return NULL;
+		}
+		kt_fdefs_stats(fd, &st);
+		debug(
+		    "map: function definitions of '%s' %s in %.2f s: %zu files, %zu MB, %zu definitions of %zu names, "
+		    "%zu names in several files, %zu by macros, %zu MACRO(...) { lines not parsed (%s)",
+		    ctx->kernel_src, st.from_cache ? "from the cache" : "scanned", st.seconds, st.files, st.bytes >> 20,
+		    st.defs, st.names, st.ambiguous, st.by_macro, st.unparsed, st.unparsed_top);
+		return kfdb_from_tree(fd, ctx->db->idx);
+	}
+	if (ctx->db_given) {
+		error("--db: kernel functions need the built-in database or --kernel-src");
+		return NULL;
+	}
+	k = kfdb_builtin(&err);
+	if (!k) {
+		error("%s%s", ctx->err_prefix ? ctx->err_prefix : "", err);
+		free(err);
+	}
+	return k;
+}
+
+static int make_db(const struct annotate_ctx *ctx, void **db)
+{
+	return *db || (*db = open_kfdb(ctx)) ? 0 : -1;
+}
+
+static int write_db(FILE *out, const void *db)
+{
+	return kfdb_save((struct kfdb *)db, out);
+}
+
+static int annotate(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx, void **db)
+{
+	const struct fp_kfuncs *k = fp_kfuncs_of(fp);
+
+	if (!k || !k->nfuncs) {
+		if (ctx->file && (ctx->vmlinux || ctx->kallsyms))
+			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", ctx->file);
+		return 0;
+	}
+	struct kfmap_opts ko = {ctx->vmlinux, ctx->kallsyms, ctx->no_running, ctx->run ? ctx->run->release : NULL};
+	if (make_db(ctx, db) < 0)
+		return -1;
+	annotate_with(fp, map, *db, &ko); /* said why when it could not: the syscalls' map stands */
+	return 0;
+}
+
+static void free_db(void *db)
+{
+	kfdb_free(db);
+}
+
+const struct kind_annotator kfmap_annotator = {
+    .map_options = map_options,
+    .map_values = &opts,
+    .map_values_size = sizeof(opts),
+    .check = check,
+    .save_path = save_path,
+    .make_db = make_db,
+    .write_db = write_db,
+    .annotate = annotate,
+    .free_db = free_db,
+};

@@ -191,13 +191,6 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
 	return m;
 }
 
-void kmap_set_kfuncs(struct fp_kernel_map *m, const struct kfmap *kf)
-{
-	m->kf = kf;
-	kneeds_free(m->needs);
-	m->needs = kneeds_build(m);
-}
-
 void kmap_free(struct fp_kernel_map *m)
 {
 	if (!m)

@@ -117,8 +117,6 @@ struct fp_kernel_map *kmap_build(const struct mapdb *db, const struct kf_running
  */
 struct kmap_input *kmap_inputs_footprint(const struct footprint *fp, enum kf_abi abi, size_t *n);
 void kmap_free(struct fp_kernel_map *m);
-/* Sets m's kernel functions (the annotate stage's join) and makes its needs again with them. */
-void kmap_set_kfuncs(struct fp_kernel_map *m, const struct kfmap *kf);
 
 /*
  * JSON through the one writer (kmap_json.c): a row and an option of `map -F json` (abi: an "abi" member for

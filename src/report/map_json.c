@@ -4,6 +4,7 @@
  * [] when there is nothing), so other tools need no guessing. Rows and options are kmap_json.c's; the layout is
  * the one this document was first published with (json_writer.h).
  */
+#include "report/kind_report.h"
 #include "report/map_report.h"
 
 static int render(const struct fp_kernel_map *m, FILE *out)
@@ -43,7 +44,9 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (size_t i = 0; i < m->nopts; i++)
 		kmap_json_option(w, &m->opts[i], NULL);
 	jsonw_end_array(w);
-	map_kfuncs_json(w, m->kf);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->report && (*k)->report->map_json)
+			(*k)->report->map_json(w, m);
 	map_check_json(w, m);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmap/kneeds.h"
+#include "report/kind_report.h"
 #include "report/map_report.h"
 
 static void names(FILE *out, const char *const *v, size_t n)
@@ -76,16 +77,10 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 static void functions(FILE *out, const struct fp_kernel_map *m)
 {
 	const struct kneeds *k = m->needs;
-	const struct kfmap *kf = m->kf;
-	char how[256], sum[512];
 
-	if (!kf)
-		return;
-	fprintf(out, "\n# kernel functions (%s): %s\n", map_kfuncs_method(kf, how, sizeof(how)),
-		map_kfuncs_summary(kf, sum, sizeof(sum)));
-	if (kf->count[KFM_AMBIGUOUS] || kf->count[KFM_UNKNOWN])
-		fputs("# the options of ambiguous functions and of those not in the source tree are not included\n",
-		      out);
+	for (const struct fp_kind *const *kd = fp_kinds; *kd; kd++)
+		if ((*kd)->report && (*kd)->report->map_kconfig)
+			(*kd)->report->map_kconfig(m, out);
 	for (size_t i = 0; i < k->nfuncs; i++) {
 		const struct kneed_func *f = &k->funcs[i];
 		const struct kneed *o = &k->v[f->need];

@@ -40,22 +40,19 @@ extern const struct map_renderer map_renderer_kconfig;
  */
 int map_render_attached(const struct footprint *fp, const char *format, bool after_report, FILE *out);
 
-/*
- * The "Kernel functions" part of a mapping whose footprint has them (m->kf), map_kfuncs.c: the text part, the
- * JSON member "kernel_functions" (null when none), and the one-line summaries (the Kconfig fragment's lines
- * come from the mapping's needs, map_kconfig.c).
- */
-void map_kfuncs_text(const struct kfmap *kf, FILE *out);
-void map_kfuncs_json(json_writer_t *w, const struct kfmap *kf);
 /* The self-check against the running kernel (map_check.c, kmap/kmap_check.h): lines of the text, "self_check". */
 void map_check_text(const struct fp_kernel_map *m, FILE *out);
 void map_check_json(json_writer_t *w, const struct fp_kernel_map *m);
-/* "7 functions: 4 with one definition, 0 resolved by DWARF, ..." */
-const char *map_kfuncs_summary(const struct kfmap *kf, char *buf, size_t len);
-/* "function_graph, exhaustive, 0 lost" or "sampled, not exhaustive, 0 lost" */
-const char *map_kfuncs_method(const struct kfmap *kf, char *buf, size_t len);
-
 /* Shared by the renderers. */
+/* reStructuredText (map_rst.c): escaped text, a ``literal``, list-table cells and rows, a heading. */
+void rst_esc(FILE *out, const char *s);
+void rst_lit(FILE *out, const char *s);
+void rst_cell_start(FILE *out, bool first);
+void rst_cell_list(FILE *out, const char *const *v, size_t n, bool literal);
+void rst_cell_text(FILE *out, const char *s);
+void rst_cell_lit(FILE *out, const char *s);
+void rst_heading(FILE *out, const char *title, char under);
+void rst_header_rows(FILE *out, const char *const *names, size_t n);
 /* "Linux 6.1.192 (built-in database; configuration: ...)" */
 const char *map_tree_line(const struct fp_kernel_map *m, char *buf, size_t len);
 /* "6.18.44 (config: /proc/config.gz, syscalls: /proc/kallsyms)" or the reasons they are unknown */

@@ -6,10 +6,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/kind_report.h"
 #include "report/map_report.h"
 
 /* Plain text with the inline markup characters escaped. */
-static void esc(FILE *out, const char *s)
+void rst_esc(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (strchr("\\*`_|[]<>:", *s))
@@ -18,60 +19,60 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
-/* ``literal``; a literal cannot hold a backquote or start/end with a space, so those fall back to esc(). */
-static void lit(FILE *out, const char *s)
+/* ``literal``; a literal cannot hold a backquote or start/end with a space, so those fall back to rst_esc(). */
+void rst_lit(FILE *out, const char *s)
 {
 	size_t n = strlen(s);
 
 	if (!n || strchr(s, '`') || s[0] == ' ' || s[n - 1] == ' ' || s[n - 1] == '\\')
-		esc(out, s);
+		rst_esc(out, s);
 	else
 		fprintf(out, "``%s``", s);
 }
 
-static void cell_start(FILE *out, bool first)
+void rst_cell_start(FILE *out, bool first)
 {
 	fputs(first ? "   * - " : "     - ", out);
 }
 
 /* A cell of a list: literals joined by commas; "none" when empty (an empty cell reads as a missing value). */
-static void cell_list(FILE *out, const char *const *v, size_t n, bool literal)
+void rst_cell_list(FILE *out, const char *const *v, size_t n, bool literal)
 {
-	cell_start(out, false);
+	rst_cell_start(out, false);
 	if (!n)
 		fputs("none", out);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", out);
 		if (literal)
-			lit(out, v[i]);
+			rst_lit(out, v[i]);
 		else
-			esc(out, v[i]);
+			rst_esc(out, v[i]);
 	}
 	fputc('\n', out);
 }
 
-static void cell_text(FILE *out, const char *s)
+void rst_cell_text(FILE *out, const char *s)
 {
-	cell_start(out, false);
+	rst_cell_start(out, false);
 	if (s && *s)
-		esc(out, s);
+		rst_esc(out, s);
 	else
 		fputs("none", out);
 	fputc('\n', out);
 }
 
-static void cell_lit(FILE *out, const char *s)
+void rst_cell_lit(FILE *out, const char *s)
 {
-	cell_start(out, false);
+	rst_cell_start(out, false);
 	if (s && *s)
-		lit(out, s);
+		rst_lit(out, s);
 	else
 		fputs("none", out);
 	fputc('\n', out);
 }
 
-static void heading(FILE *out, const char *title, char under)
+void rst_heading(FILE *out, const char *title, char under)
 {
 	size_t n = strlen(title);
 
@@ -81,11 +82,11 @@ static void heading(FILE *out, const char *title, char under)
 	fputs("\n\n", out);
 }
 
-static void header_rows(FILE *out, const char *const *names, size_t n)
+void rst_header_rows(FILE *out, const char *const *names, size_t n)
 {
 	fputs(".. list-table::\n   :header-rows: 1\n\n", out);
 	for (size_t i = 0; i < n; i++) {
-		cell_start(out, i == 0);
+		rst_cell_start(out, i == 0);
 		fprintf(out, "%s\n", names[i]);
 	}
 }
@@ -97,28 +98,28 @@ static void syscalls(FILE *out, const struct fp_kernel_map *m)
 	    "Options on the path", "Running", "Notes"};
 	char buf[512];
 
-	heading(out, "System calls", '-');
-	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	rst_heading(out, "System calls", '-');
+	rst_header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct kmap_row *r = &m->rows[i];
 
-		cell_start(out, true);
-		lit(out, r->name);
+		rst_cell_start(out, true);
+		rst_lit(out, r->name);
 		fputc('\n', out);
-		cell_start(out, false);
+		rst_cell_start(out, false);
 		if (r->observed)
 			fprintf(out, "%" PRIu64 "\n", r->calls);
 		else
 			fputs("not observed\n", out);
-		cell_text(out, r->klass);
-		cell_text(out, kmap_row_section(r));
-		cell_lit(out, kmap_row_where(r, buf, sizeof(buf)));
+		rst_cell_text(out, r->klass);
+		rst_cell_text(out, kmap_row_section(r));
+		rst_cell_lit(out, kmap_row_where(r, buf, sizeof(buf)));
 		if (r->ks && !r->nopts && r->ks->status == KT_RESOLVED)
-			cell_text(out, "always built");
+			rst_cell_text(out, "always built");
 		else
-			cell_list(out, (const char *const *)r->opts, r->nopts, true);
-		cell_text(out, kf_run_status_name(r->running));
-		cell_text(out, kmap_row_note(m, r, buf, sizeof(buf)));
+			rst_cell_list(out, (const char *const *)r->opts, r->nopts, true);
+		rst_cell_text(out, kf_run_status_name(r->running));
+		rst_cell_text(out, kmap_row_note(m, r, buf, sizeof(buf)));
 	}
 	fputc('\n', out);
 }
@@ -132,28 +133,28 @@ static void reached(FILE *out, const struct fp_kernel_map *m)
 
 	if (!m->nreach)
 		return;
-	heading(out, "What the calls reached", '-');
-	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	rst_heading(out, "What the calls reached", '-');
+	rst_header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < m->nreach; i++) {
 		const struct kmap_reach *r = &m->reach[i];
 		const struct kt_syscall *k = r->ks;
 
-		cell_start(out, true);
-		lit(out, r->label);
+		rst_cell_start(out, true);
+		rst_lit(out, r->label);
 		fputc('\n', out);
-		cell_start(out, false);
+		rst_cell_start(out, false);
 		fprintf(out, "%" PRIu64 "\n", r->calls);
-		cell_list(out, r->syscalls, r->nsyscalls, true);
+		rst_cell_list(out, r->syscalls, r->nsyscalls, true);
 		if (k && k->file)
 			snprintf(buf, sizeof(buf), "%s%s%.0d (%s)", k->file, k->line ? ":" : "", k->line,
 				 k->macro ? k->macro : "?");
-		cell_lit(out, k && k->file ? buf : NULL);
-		cell_text(out, k && k->nsections ? k->sections[0].section->name : NULL);
+		rst_cell_lit(out, k && k->file ? buf : NULL);
+		rst_cell_text(out, k && k->nsections ? k->sections[0].section->name : NULL);
 		if (k && !r->nopts && k->status == KT_RESOLVED)
-			cell_text(out, "always built");
+			rst_cell_text(out, "always built");
 		else
-			cell_list(out, (const char *const *)r->opts, r->nopts, true);
-		cell_text(out, kmap_reach_note(m, r, buf, sizeof(buf)));
+			rst_cell_list(out, (const char *const *)r->opts, r->nopts, true);
+		rst_cell_text(out, kmap_reach_note(m, r, buf, sizeof(buf)));
 	}
 	fputc('\n', out);
 }
@@ -164,91 +165,27 @@ static void options(FILE *out, const struct fp_kernel_map *m)
 					   "Selected by", "Running",	"Needed by", "Probed by"};
 	char buf[512];
 
-	heading(out, "Kconfig options", '-');
+	rst_heading(out, "Kconfig options", '-');
 	if (!m->nopts) {
 		fputs("No option is on the path of these system calls.\n\n", out);
 		return;
 	}
-	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	rst_header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < m->nopts; i++) {
 		const struct kmap_opt *o = &m->opts[i];
 		const struct kt_option *k = o->db->opt;
 
-		cell_start(out, true);
+		rst_cell_start(out, true);
 		snprintf(buf, sizeof(buf), "CONFIG_%s", o->name);
-		lit(out, buf);
+		rst_lit(out, buf);
 		fputc('\n', out);
-		cell_lit(out, map_opt_where(o, buf, sizeof(buf)));
-		cell_text(out, k ? (k->prompt ? k->prompt : "hidden") : NULL);
-		cell_lit(out, k ? k->depends : NULL);
-		cell_list(out, k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0, true);
-		cell_text(out, map_opt_running(o));
-		cell_list(out, o->needed_by, o->nneeded, true);
-		cell_list(out, o->probed_by, o->nprobed, true);
-	}
-	fputc('\n', out);
-}
-
-static void kf_counts(FILE *out, const char *col, const char *prefix, const struct kfm_count *v, size_t n)
-{
-	const char *cols[] = {col, "Functions", "Hits"};
-	char buf[512];
-
-	if (!n) {
-		fputs("None.\n\n", out);
-		return;
-	}
-	header_rows(out, cols, 3);
-	for (size_t i = 0; i < n; i++) {
-		cell_start(out, true);
-		snprintf(buf, sizeof(buf), "%s%s", prefix, v[i].key);
-		lit(out, buf);
-		fprintf(out, "\n     - %zu\n     - %" PRIu64 "\n", v[i].funcs, v[i].hits);
-	}
-	fputc('\n', out);
-}
-
-static void kfuncs(FILE *out, const struct kfmap *kf)
-{
-	static const char *const cols[] = {
-	    "Function", "Hits", "Resolved by", "Defined at", "Options", "MAINTAINERS section", "Notes"};
-	char buf[1024];
-
-	heading(out, "Kernel functions", '-');
-	fputs(":Recorded: ", out);
-	esc(out, map_kfuncs_method(kf, buf, sizeof(buf)));
-	fputs("\n:Resolution: ", out);
-	esc(out, map_kfuncs_summary(kf, buf, sizeof(buf)));
-	fputs("\n:Symbol order: ", out);
-	esc(out, kf->kallsyms ? kf->kallsyms : "not used");
-	if (kf->kallsyms_note) {
-		fputs(" (", out);
-		esc(out, kf->kallsyms_note);
-		fputc(')', out);
-	}
-	fputs("\n:DWARF: ", out);
-	esc(out, kf->vmlinux ? kf->vmlinux : kf->dwarf_note ? kf->dwarf_note : "not used");
-	fputs("\n\n", out);
-	heading(out, "Kernel functions per directory", '~');
-	kf_counts(out, "Directory", "", kf->dirs, kf->ndirs);
-	heading(out, "Kernel functions per option", '~');
-	kf_counts(out, "Option", "CONFIG_", kf->opts, kf->nopts);
-	heading(out, "Kernel functions per MAINTAINERS section", '~');
-	kf_counts(out, "Section", "", kf->sections, kf->nsections);
-	heading(out, "Kernel functions, each with its chain", '~');
-	header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
-	for (size_t i = 0; i < kf->nrows; i++) {
-		const struct kfm_row *r = &kf->rows[i];
-		const struct kfdb_file *f = r->file >= 0 ? kfdb_file(kf->db, (uint32_t)r->file) : NULL;
-
-		cell_start(out, true);
-		lit(out, r->name);
-		fprintf(out, "\n     - %" PRIu64 "\n", r->hits);
-		cell_text(out, kfm_how_name(r->how));
-		cell_lit(out, kfm_row_where(r, buf, sizeof(buf)));
-		cell_list(out, f ? f->opts : NULL, f ? f->nopts : 0, true);
-		cell_text(out, f ? f->section : NULL);
-		cell_text(out, r->note);
+		rst_cell_lit(out, map_opt_where(o, buf, sizeof(buf)));
+		rst_cell_text(out, k ? (k->prompt ? k->prompt : "hidden") : NULL);
+		rst_cell_lit(out, k ? k->depends : NULL);
+		rst_cell_list(out, k ? (const char *const *)k->selected_by : NULL, k ? k->nselected_by : 0, true);
+		rst_cell_text(out, map_opt_running(o));
+		rst_cell_list(out, o->needed_by, o->nneeded, true);
+		rst_cell_list(out, o->probed_by, o->nprobed, true);
 	}
 	fputc('\n', out);
 }
@@ -263,17 +200,17 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (char *p = buf; *p; p++)
 		if (strchr("\\*`_|[]<>", *p))
 			*p = ' ';
-	heading(out, buf, '=');
+	rst_heading(out, buf, '=');
 	map_count(m, &c);
 	fprintf(out, ":ABI: %s\n", kf_abi_name(m->abi));
 	fputs(":Source tree: ", out);
-	esc(out, map_tree_line(m, buf, sizeof(buf)));
+	rst_esc(out, map_tree_line(m, buf, sizeof(buf)));
 	fputs("\n:Running kernel: ", out);
-	esc(out, map_running_line(m, buf, sizeof(buf)));
+	rst_esc(out, map_running_line(m, buf, sizeof(buf)));
 	fputc('\n', out);
 	if (m->mismatch) {
 		fputs(":Version mismatch: ", out);
-		esc(out, m->mismatch);
+		rst_esc(out, m->mismatch);
 		fputc('\n', out);
 	}
 	fprintf(out,
@@ -283,8 +220,9 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	syscalls(out, m);
 	reached(out, m);
 	options(out, m);
-	if (m->kf)
-		kfuncs(out, m->kf);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->report && (*k)->report->map_rst)
+			(*k)->report->map_rst(m, out);
 	return ferror(out) ? -1 : 0;
 }
 

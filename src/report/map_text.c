@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/kind_report.h"
 #include "report/map_report.h"
 
 static void list(FILE *out, const char *label, const char *const *v, size_t n)
@@ -186,8 +187,9 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	fprintf(out, "\n%zu options on the paths\n\n", m->nopts);
 	for (size_t i = 0; i < m->nopts; i++)
 		option(out, &m->opts[i]);
-	if (m->kf)
-		map_kfuncs_text(m->kf, out);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->report && (*k)->report->map_text)
+			(*k)->report->map_text(m, out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -10,13 +10,14 @@
  * would read as "fast". --by-class puts the seed guide's tables (one per subsystem class, System Call | # calls |
  * errors | Linux Subsystem | System Call (API)) in place of the one syscall table; -F rst is that layout too.
  *
- * The reached section is text_reach.c, the kernel functions text_kfuncs.c, the aligned tables text_table.c
- * (their interface: text_internal.h); this file holds the report's order and the rest.
+ * The reached section is text_reach.c, each kind's its own (kind_report.h, after the errors), the aligned tables
+ * text_table.c (their interface: text_internal.h); this file holds the report's order and the rest.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/kind_report.h"
 #include "report/report.h"
 #include "report/report_util.h"
 #include "report/text_internal.h"
@@ -593,7 +594,9 @@ int text_render(const struct footprint *fp, const struct text_opts *o, FILE *out
 	if (!ret && fp->nprocs)
 		ret = rpt_tree(fp, out);
 	errors_section(&sb, fp);
-	text_kfuncs_section(&sb, fp);
+	for (const struct fp_kind *const *k = fp_kinds; *k; k++)
+		if ((*k)->report && (*k)->report->text)
+			(*k)->report->text(&sb, fp);
 	if (!ret)
 		ret = rpt_flush(&sb, out);
 	strbuf_release(&sb);

@@ -4,7 +4,7 @@
 
 /*
  * The parts of the text report (report.h: text_render) shared by its files: text.c (header, syscall and class
- * tables, per-process tables, errors), text_reach.c (what the calls reached), text_kfuncs.c (kernel functions)
+ * tables, per-process tables, errors), text_reach.c (what the calls reached), each kind's section (kind_report.h)
  * and text_table.c (the aligned tables they print). Not for the other renderers.
  */
 
@@ -49,6 +49,5 @@ void text_summary_at_attach(struct strbuf *sb, const struct footprint *fp);
 struct kmap_view;
 void text_summary_kernel(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
 /* "kernel functions": totals, the top table and the functions under each syscall; nothing when not recorded. */
-void text_kfuncs_section(struct strbuf *sb, const struct footprint *fp);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel functions through ftrace (kfuncs.h): a private tracefs instance, instances/kfootprint-PID, so that
+ * Kernel functions through ftrace (ktrace.h): a private tracefs instance, instances/kfootprint-PID, so that
  * nothing global changes and another tracer (trace-cmd, a second kfootprint) keeps its own buffers and
  * filters. In it: the function_graph tracer (the function tracer where instances have no function_graph, as
  * before Linux 6.9), set_ftrace_pid with function-fork to follow the workload's tasks from before its execve,
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "trace/ftrace_int.h"
-#include "trace/kfuncs.h"
+#include "trace/ktrace.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -353,10 +353,9 @@ static uint64_t lost_events(const struct ftr *t)
 	return lost;
 }
 
-void ftr_finish(struct ftr *t, struct footprint *fp)
+void ftr_finish(struct ftr *t, struct ftr_result *res)
 {
 	struct ksyms *ksyms;
-	char why[256];
 	uint64_t lost;
 
 	ftr_write(t->dir, "tracing_on", "0", false);
@@ -365,30 +364,10 @@ void ftr_finish(struct ftr *t, struct footprint *fp)
 	ksyms = t->ksyms; /* kept from the cleanup */
 	t->ksyms = NULL;
 	ftr_cleanup(t);
-	if (fp) {
-		struct fp_kfuncs *k;
-		uint64_t t0 = fp__now_ns();
-
-		if (kfr_counts_flush(&t->counts, ksyms, fp, t->graph ? "function_graph" : "function", true, why,
-				     sizeof(why)) < 0) {
-			error("kernel functions: %s", why);
-			fp__kfuncs(fp, NULL, false)->why_not = xstrdup(why);
-			fp__set_incomplete(fp, "kernel functions not symbolised");
-		}
-		debug("kernel functions: named through /proc/kallsyms in %.1f ms", (double)(fp__now_ns() - t0) / 1e6);
-		k = fp->kfuncs;
-		k->lost = lost;
-		if (lost) {
-			char msg[96];
-
-			snprintf(msg, sizeof(msg), "lost events: %llu kernel function events (tracing buffer full)",
-				 (unsigned long long)lost);
-			fp__set_incomplete(fp, msg);
-		}
-		debug("kernel functions: %llu events in %llu pages read and counted in %.1f ms of CPU, %llu lost, %u "
-		      "functions",
-		      (unsigned long long)t->events, (unsigned long long)t->pages, (double)t->reader_cpu_ns / 1e6,
-		      (unsigned long long)lost, k->nfuncs);
+	if (res) {
+		*res = (struct ftr_result){t->counts, ksyms, t->graph, lost, t->events, t->pages, t->reader_cpu_ns};
+		free(t);
+		return;
 	}
 	ksyms_free(ksyms);
 	kfr_counts_release(&t->counts);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "trace/kfuncs.h"
+#include "trace/ktrace.h"
 
 /* One event of interest, decoded from a ring-buffer page. */
 struct ftr_ev {

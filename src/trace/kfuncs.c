@@ -1,18 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record --kernel-functions (kfuncs.h): picks the method the kernel allows, and holds what ftrace.c and
- * kstack.c share: the kernel's symbols and the counts by address.
+ * The recorder of the kind "kernel functions" (footprint/kfunc.h), record --kernel-functions: its options, the
+ * method the kernel allows (a tracer of ktrace.h), what ftrace.c and kstack.c share (the kernel's symbols and the
+ * counts by address), and the footprint's kernel functions filled from what the tracer counted.
+ *
+ * Where the asked method cannot run here it says why in one line on stderr and, for auto, falls back
+ * (function_graph -> function -> sampled); when nothing can, the footprint's kernel_functions.why_not says why and
+ * the recording of syscalls goes on. It follows the started command (held before its execve) or the attached
+ * processes: their tasks and all their children; at the end it reads what is left, fills the footprint's kernel
+ * functions and removes every piece of tracing state.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "abi/syscalls.h"
-#include "trace/kfuncs.h"
+#include "footprint/kfunc.h"
+#include "trace/ktrace.h"
 #include "trace/trace.h"
 #include "util/error.h"
+#include "util/options.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
+
+struct kfr_opts {
+	enum kfr_mode mode;
+	unsigned buffer_kb; /* --kernel-buffer-kb: ftrace's per-CPU buffer (0: the kernel's default) */
+	unsigned freq;	    /* sampled: samples per second per CPU */
+};
 
 /* --- /proc/kallsyms ------------------------------------------------------------------------------ */
 
@@ -161,8 +179,12 @@ void kfr_count(struct kfr_counts *c, uint64_t addr, int32_t nr, uint64_t hits)
 	c->n++;
 }
 
-int kfr_counts_flush(struct kfr_counts *c, const struct ksyms *k, struct footprint *fp, const char *method,
-		     bool exhaustive, char *why, size_t len)
+/*
+ * Symbolises the counts into the footprint's kernel functions (created with method and exhaustive when none) and
+ * frees them; k: the symbols, or NULL to load them now.
+ */
+static int kfr_counts_flush(struct kfr_counts *c, const struct ksyms *k, struct footprint *fp, const char *method,
+			    bool exhaustive, char *why, size_t len)
 {
 	struct ksyms *own = NULL;
 	char buf[64];
@@ -222,10 +244,14 @@ int kstk_start(struct kstk *s)
 	return 0;
 }
 
-void kstk_finish(struct kstk *s, struct footprint *fp)
+int kstk_finish(struct kstk *s, struct ktr_sink *sink, struct kstk_stats *st, char *why, size_t len)
 {
 	(void)s;
-	(void)fp;
+	(void)sink;
+	(void)st;
+	(void)why;
+	(void)len;
+	return 0;
 }
 #endif
 
@@ -296,14 +322,94 @@ static int kfr_start(struct kfr *r)
 	return 0;
 }
 
+/* What the tracer counted, into fp: its names, and what it lost (any loss also marks fp incomplete). */
+static void ftr_done(struct ftr *t, struct footprint *fp)
+{
+	struct ftr_result res;
+	struct fp_kfuncs *k;
+	uint64_t t0;
+	char why[256];
+
+	if (!fp) {
+		ftr_finish(t, NULL);
+		return;
+	}
+	ftr_finish(t, &res);
+	t0 = fp__now_ns();
+	if (kfr_counts_flush(&res.counts, res.ksyms, fp, res.graph ? "function_graph" : "function", true, why,
+			     sizeof(why)) < 0) {
+		error("kernel functions: %s", why);
+		fp__kfuncs(fp, NULL, false)->why_not = xstrdup(why);
+		fp__set_incomplete(fp, "kernel functions not symbolised");
+	}
+	debug("kernel functions: named through /proc/kallsyms in %.1f ms", (double)(fp__now_ns() - t0) / 1e6);
+	k = fp_kfuncs_of(fp);
+	k->lost = res.lost;
+	if (res.lost) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "lost events: %llu kernel function events (tracing buffer full)",
+			 (unsigned long long)res.lost);
+		fp__set_incomplete(fp, msg);
+	}
+	debug("kernel functions: %llu events in %llu pages read and counted in %.1f ms of CPU, %llu lost, %u "
+	      "functions",
+	      (unsigned long long)res.events, (unsigned long long)res.pages, (double)res.reader_cpu_ns / 1e6,
+	      (unsigned long long)res.lost, k->nfuncs);
+	ksyms_free(res.ksyms);
+	kfr_counts_release(&res.counts);
+}
+
+struct fp_sink {
+	struct ktr_sink s;
+	struct footprint *fp;
+};
+
+static void sink_hit(struct ktr_sink *s, const char *name, const char *under_syscall, uint64_t n)
+{
+	fp__kfunc_hit(((struct fp_sink *)s)->fp, name, under_syscall, n);
+}
+
+/* The sampled stacks, into fp. */
+static void kstk_done(struct kstk *s, struct footprint *fp)
+{
+	struct fp_sink sink = {{sink_hit}, fp};
+	struct kstk_stats st = {0};
+	char why[256];
+
+	if (!fp) {
+		kstk_finish(s, NULL, &st, why, sizeof(why));
+		return;
+	}
+	fp__kfuncs(fp, "sampled", false);
+	if (kstk_finish(s, &sink.s, &st, why, sizeof(why)) < 0) {
+		error("kernel functions: %s", why);
+		fp_kfuncs_of(fp)->why_not = xstrdup(why);
+		fp__set_incomplete(fp, "kernel functions not symbolised");
+		return;
+	}
+	fp_kfuncs_of(fp)->lost = st.lost;
+	if (st.lost) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "lost events: %llu kernel stack samples (maps full)",
+			 (unsigned long long)st.lost);
+		fp__set_incomplete(fp, msg);
+	}
+	debug("kernel functions: %llu samples of the workload (%llu in user space, %llu without a stack, %llu lost), "
+	      "%u functions",
+	      (unsigned long long)st.samples, (unsigned long long)st.user, (unsigned long long)st.nostack,
+	      (unsigned long long)st.lost, fp_kfuncs_of(fp)->nfuncs);
+}
+
 static void kfr_finish(struct kfr *r, struct footprint *fp)
 {
 	if (!r)
 		return;
 	if (r->ftr) {
-		ftr_finish(r->ftr, fp);
+		ftr_done(r->ftr, fp);
 	} else if (r->kstk) {
-		kstk_finish(r->kstk, fp);
+		kstk_done(r->kstk, fp);
 	} else if (fp) {
 		fp__kfuncs(fp, r->method, false)->why_not = r->why_not;
 		r->why_not = NULL;
@@ -312,9 +418,69 @@ static void kfr_finish(struct kfr *r, struct footprint *fp)
 	free(r);
 }
 
-static void *rec_new(const void *o, struct footprint *fp)
+/* record's options of the recorder: parsed options, the process's one set */
+static struct {
+	const char *mode;   /* --kernel-functions[=auto|graph|function|sampled] */
+	unsigned buffer_kb; /* --kernel-buffer-kb */
+} opts;
+
+static const char *mode_choices(void)
 {
-	return kfr_new(o, fp);
+	return "auto, graph, function, sampled";
+}
+
+static int opt_kbuffer(const char *value, void *values)
+{
+	unsigned long kb;
+
+	if (parse_ulong("--kernel-buffer-kb", value, 1, 1ul << 22, &kb) < 0)
+		return -1;
+	((__typeof__(opts) *)values)->buffer_kb = (unsigned)kb;
+	return 0;
+}
+
+#define O __typeof__(opts)
+static const struct kf_option options[] = {
+    OPT_OPTIONAL(0, "kernel-functions", O, mode, "MODE", "auto", mode_choices,
+		 "also record the kernel functions the workload executes, with hits and the syscall each ran under: "
+		 "%s (default auto: function_graph, else the function tracer, in a private tracefs instance; where "
+		 "the kernel refuses function tracing, sampled kernel stacks, which are not exhaustive)"),
+    OPT_CALLBACK(0, "kernel-buffer-kb", "KB", opt_kbuffer,
+		 "--kernel-functions: the tracing buffer per CPU in KB (default 8192); raise it when events are lost"),
+    OPT_END(),
+};
+#undef O
+
+/* The mode's index in enum kfr_mode, -1 for none. */
+static int mode_of(const char *mode)
+{
+	static const char *const modes[] = {"auto", "graph", "function", "sampled"};
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		if (!strcmp(modes[m], mode))
+			return (int)m;
+	return -1;
+}
+
+static int rec_check(void)
+{
+	if (opts.buffer_kb && !opts.mode)
+		return error("--kernel-buffer-kb sizes the buffer of --kernel-functions: give --kernel-functions too");
+	if (!opts.mode)
+		return 0;
+	if (mode_of(opts.mode) < 0)
+		return error("unknown --kernel-functions mode '%s': expected one of %s", opts.mode, mode_choices());
+	if (geteuid() != 0)
+		return error("--kernel-functions needs root (tracefs, or BPF and perf events)");
+	return 1;
+}
+
+static void *rec_new(const void *values, struct footprint *fp)
+{
+	const __typeof__(opts) *v = values;
+	struct kfr_opts o = {(enum kfr_mode)mode_of(v->mode), v->buffer_kb, 0};
+
+	return kfr_new(&o, fp);
 }
 
 static int rec_add_pid(void *r, pid_t pid)
@@ -332,4 +498,13 @@ static void rec_finish(void *r, struct footprint *fp)
 	kfr_finish(r, fp);
 }
 
-const struct trace_recorder trace_recorder_kfuncs = {"kernel functions", rec_new, rec_add_pid, rec_start, rec_finish};
+const struct trace_recorder trace_recorder_kfuncs = {
+    .name = "kernel functions",
+    .options = options,
+    .values = &opts,
+    .check = rec_check,
+    .new = rec_new,
+    .add_pid = rec_add_pid,
+    .start = rec_start,
+    .finish = rec_finish,
+};

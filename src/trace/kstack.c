@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sampled kernel stacks (kfuncs.h), where the kernel refuses function tracing: the seed's `perf record -g`,
+ * Sampled kernel stacks (ktrace.h), where the kernel refuses function tracing: the seed's `perf record -g`,
  * reduced to what a footprint needs. A cpu-clock perf event per CPU runs src/bpf/kfstack.bpf.c, which keeps
  * the kernel stacks of the workload's tasks in a stack map with a count each; at the end every function of
  * every stack is counted once per sample it was on (inclusive), under the syscall whose entry point
@@ -22,7 +22,7 @@
 #include "abi/syscalls.h"
 #include "bpf/kfstack.h"
 #include "kfstack.skel.h"
-#include "trace/kfuncs.h"
+#include "trace/ktrace.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -158,7 +158,7 @@ static uint64_t stat_sum(struct kstk *s, __u32 key)
  * One stack seen n times in syscall nr: each distinct function once. The JIT'd BPF programs (our own and the
  * bpf backend's) are no kernel source.
  */
-static void count_stack(struct footprint *fp, const struct ksyms *k, const __u64 *ips, int32_t nr, uint64_t n)
+static void count_stack(struct ktr_sink *sink, const struct ksyms *k, const __u64 *ips, int32_t nr, uint64_t n)
 {
 	const char *names[KFS_STACK_DEPTH], *sc = NULL;
 	char sys[64];
@@ -178,17 +178,16 @@ static void count_stack(struct footprint *fp, const struct ksyms *k, const __u64
 			names[depth++] = name;
 	}
 	for (int j = 0; j < depth; j++)
-		fp__kfunc_hit(fp, names[j], sc, n);
+		sink->hit(sink, names[j], sc, n);
 }
 
-void kstk_finish(struct kstk *s, struct footprint *fp)
+int kstk_finish(struct kstk *s, struct ktr_sink *sink, struct kstk_stats *st, char *why, size_t len)
 {
 	int counts_fd = bpf_map__fd(s->skel->maps.counts), stacks_fd = bpf_map__fd(s->skel->maps.stacks);
 	__u64 ips[KFS_STACK_DEPTH], n;
 	struct kfs_key key, next, *prev = NULL;
 	struct ksyms *k = NULL;
-	uint64_t lost, samples;
-	char why[256];
+	int ret = 0;
 
 	/* the samplers first: nothing changes the maps while they are read */
 	for (int i = 0; i < s->ncpu; i++) {
@@ -196,14 +195,11 @@ void kstk_finish(struct kstk *s, struct footprint *fp)
 		s->links[i] = NULL;
 	}
 	kfstack_bpf__detach(s->skel);
-	if (!fp)
+	if (!sink)
 		goto out;
-	fp__kfuncs(fp, "sampled", false);
-	k = ksyms_load(why, sizeof(why));
+	k = ksyms_load(why, len);
 	if (!k) {
-		error("kernel functions: %s", why);
-		fp->kfuncs->why_not = xstrdup(why);
-		fp__set_incomplete(fp, "kernel functions not symbolised");
+		ret = -1;
 		goto out;
 	}
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
@@ -212,23 +208,14 @@ void kstk_finish(struct kstk *s, struct footprint *fp)
 		memset(ips, 0, sizeof(ips));
 		if (bpf_map_lookup_elem(counts_fd, &key, &n) || bpf_map_lookup_elem(stacks_fd, &key.stack, ips))
 			continue;
-		count_stack(fp, k, ips, key.nr, n);
+		count_stack(sink, k, ips, key.nr, n);
 	}
-	samples = stat_sum(s, KFS_SAMPLES);
-	lost = stat_sum(s, KFS_COLLIDED) + stat_sum(s, KFS_FULL) + stat_sum(s, KFS_TASKS_FULL);
-	fp->kfuncs->lost = lost;
-	if (lost) {
-		char msg[96];
-
-		snprintf(msg, sizeof(msg), "lost events: %llu kernel stack samples (maps full)",
-			 (unsigned long long)lost);
-		fp__set_incomplete(fp, msg);
-	}
-	debug("kernel functions: %llu samples of the workload (%llu in user space, %llu without a stack, %llu lost), "
-	      "%u functions",
-	      (unsigned long long)samples, (unsigned long long)stat_sum(s, KFS_USER),
-	      (unsigned long long)stat_sum(s, KFS_NOSTACK), (unsigned long long)lost, fp->kfuncs->nfuncs);
+	st->samples = stat_sum(s, KFS_SAMPLES);
+	st->lost = stat_sum(s, KFS_COLLIDED) + stat_sum(s, KFS_FULL) + stat_sum(s, KFS_TASKS_FULL);
+	st->user = stat_sum(s, KFS_USER);
+	st->nostack = stat_sum(s, KFS_NOSTACK);
 out:
 	ksyms_free(k);
 	kstk_free(s);
+	return ret;
 }

@@ -89,13 +89,19 @@ struct backend {
 };
 
 /*
- * A recorder of another kind of observation beside the backend that records the syscalls (kernel functions
- * today; covered lines next). It follows the workload's tasks from the started command's pid, held before its
- * execve, or from the attached pids, and fills its part of the footprint when observation ends. Adding one: a
- * row like trace_recorder_kfuncs; `record` starts it through struct trace_recording.
+ * The recorder of a kind of observation beside the backend that records the syscalls (struct fp_kind's
+ * recorder). It follows the workload's tasks from the started command's pid, held before its execve, or from the
+ * attached pids, and fills its part of the footprint when observation ends. `record` takes its options (where
+ * its table's OPT_GROUP is) and starts each one asked for through struct trace_recording.
  */
+struct kf_option;
 struct trace_recorder {
 	const char *name;
+	/* Its options of record, their values in its own struct (values); NULL: none. */
+	const struct kf_option *options;
+	void *values;
+	/* Checks them: 1, asked for (new() is given values); 0, not asked for; or -1 after a message. */
+	int (*check)(void);
 	/* Sets up, nothing runs yet; never NULL (what cannot run here is said, and the footprint says why not). */
 	void *(*new)(const void *opts, struct footprint *fp);
 	int (*add_pid)(void *r, pid_t pid); /* a task to follow, with its children */
@@ -103,8 +109,6 @@ struct trace_recorder {
 	/* Stops, fills fp (NULL: the recording failed, only tear down), removes its state and frees r. */
 	void (*finish)(void *r, struct footprint *fp);
 };
-
-extern const struct trace_recorder trace_recorder_kfuncs; /* record --kernel-functions (kfuncs.h) */
 
 /* The recorders of one run, beside its backend. Zeroed to begin with. */
 #define TRACE_RECORDERS_MAX 4

@@ -85,10 +85,54 @@ static int refuse(const char *cmd, const struct kf_option *table, int c, char **
 	return rc;
 }
 
-int kf_parse_options(const char *cmd, const struct kf_option *table, unsigned flags, int argc, char **argv, void *opts)
+struct flat {
+	struct kf_option *rows;
+	void **bases;
+	size_t n, cap;
+};
+
+static void push(struct flat *f, const struct kf_option *o, void *base)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 32;
+		f->rows = xrealloc(f->rows, f->cap * sizeof(*f->rows));
+		f->bases = xrealloc(f->bases, f->cap * sizeof(*f->bases));
+	}
+	f->bases[f->n] = base;
+	f->rows[f->n++] = *o;
+}
+
+struct kf_option *kf_options_flat(const struct kf_option *table, void *opts, void ***bases)
+{
+	static const struct kf_option end = OPT_END();
+	struct flat f = {0};
+
+	for (const struct kf_option *o = table; o->type != KF_OPT_END; o++) {
+		const struct kf_option *sub;
+		void *values = NULL;
+
+		if (o->type != KF_OPT_GROUP) {
+			push(&f, o, opts);
+			continue;
+		}
+		for (size_t g = 0; (sub = o->group(g, &values)); g++)
+			for (; sub->type != KF_OPT_END; sub++)
+				push(&f, sub, values);
+	}
+	push(&f, &end, NULL);
+	if (bases)
+		*bases = f.bases;
+	else
+		free(f.bases);
+	return f.rows;
+}
+
+int kf_parse_options(const char *cmd, const struct kf_option *tab, unsigned flags, int argc, char **argv, void *opts)
 {
 	struct strbuf shorts = STRBUF_INIT;
 	struct option *longs;
+	void **bases;
+	struct kf_option *table = kf_options_flat(tab, opts, &bases);
 	size_t n = 0;
 	int c, rc = 0;
 
@@ -108,7 +152,8 @@ int kf_parse_options(const char *cmd, const struct kf_option *table, unsigned fl
 	opterr = 0;
 	while (!rc && (c = getopt_long(argc, argv, shorts.buf, longs, NULL)) != -1) {
 		const struct kf_option *o = c == '?' || c == ':' ? NULL : by_val(table, c);
-		void *field = o ? (char *)opts + o->offset : NULL;
+		void *base = o ? bases[o - table] : NULL;
+		void *field = o ? (char *)base + o->offset : NULL;
 
 		if (!o) {
 			rc = refuse(cmd, table, c, argv);
@@ -118,13 +163,16 @@ int kf_parse_options(const char *cmd, const struct kf_option *table, unsigned fl
 		case KF_OPT_BOOL: *(bool *)field = true; break;
 		case KF_OPT_STRING: *(const char **)field = optarg; break;
 		case KF_OPT_OPTIONAL: *(const char **)field = optarg ? optarg : o->dflt; break;
-		case KF_OPT_CALLBACK: rc = o->cb(optarg, opts) < 0 ? -1 : 0; break;
+		case KF_OPT_CALLBACK: rc = o->cb(optarg, base) < 0 ? -1 : 0; break;
 		case KF_OPT_HELP: rc = KF_PARSE_HELP; break;
-		case KF_OPT_END: break;
+		case KF_OPT_END:
+		case KF_OPT_GROUP: break;
 		}
 	}
 	strbuf_release(&shorts);
 	free(longs);
+	free(table);
+	free(bases);
 	return rc ? rc : optind;
 }
 
@@ -170,8 +218,9 @@ static char *synopsis(const struct kf_option *o)
 
 #define HELP_WIDTH 110 /* the lines of --help, as the rest of kfootprint's output */
 
-void kf_options_help(FILE *out, const struct kf_option *table)
+void kf_options_help(FILE *out, const struct kf_option *tab)
 {
+	struct kf_option *table = kf_options_flat(tab, NULL, NULL);
 	size_t col = 0;
 
 	for (const struct kf_option *o = table; o->type != KF_OPT_END; o++) {
@@ -203,6 +252,7 @@ void kf_options_help(FILE *out, const struct kf_option *table)
 		free(s);
 		free(h);
 	}
+	free(table);
 }
 
 /* Text for roff: a backslash is \e, a '-' is \- (so that man shows and searches an ASCII hyphen). */
@@ -218,8 +268,10 @@ static void roff(FILE *out, const char *s)
 	}
 }
 
-void kf_options_man(FILE *out, const struct kf_option *table)
+void kf_options_man(FILE *out, const struct kf_option *tab)
 {
+	struct kf_option *table = kf_options_flat(tab, NULL, NULL);
+
 	for (const struct kf_option *o = table; o->type != KF_OPT_END; o++) {
 		char *h = kf_option_help_text(o);
 
@@ -247,4 +299,5 @@ void kf_options_man(FILE *out, const struct kf_option *table)
 		fputc('\n', out);
 		free(h);
 	}
+	free(table);
 }

@@ -12,6 +12,7 @@
 #include "fp_load.h"
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
+#include "footprint/kfunc.h"
 #include "footprint/merge.h"
 #include "util/json_writer.h"
 
@@ -713,8 +714,8 @@ static void test_kernel_functions(void **state)
 			       "      {\"name\": \"vfs_read\", \"hits\": 4, \"under\": {\"pread64\": 1, \"read\": 3}}\n"
 			       "    ]\n  }"));
 	back = round_trip(a);
-	assert_string_equal(back->kfuncs->method, "function_graph");
-	assert_int_equal(back->kfuncs->nfuncs, 4);
+	assert_string_equal(fp_kfuncs_of(back)->method, "function_graph");
+	assert_int_equal(fp_kfuncs_of(back)->nfuncs, 4);
 	assert_int_equal(fp__kfunc(back, "vfs_read")->hits, 4);
 	fp__free(back);
 
@@ -740,9 +741,9 @@ static void test_kernel_functions(void **state)
 	fp_merge_add(m, other);
 	fp_merge_add(m, other); /* again: nothing added */
 	fp_merge_finish(m, NULL);
-	assert_string_equal(m->kfuncs->method, "mixed");
-	assert_false(m->kfuncs->exhaustive);
-	assert_int_equal(m->kfuncs->lost, 7);
+	assert_string_equal(fp_kfuncs_of(m)->method, "mixed");
+	assert_false(fp_kfuncs_of(m)->exhaustive);
+	assert_int_equal(fp_kfuncs_of(m)->lost, 7);
 	assert_int_equal(fp__kfunc(m, "vfs_read")->hits, 14);
 	assert_int_equal(fp__kfunc(m, "vfs_read")->nunder, 2);
 	free(a);

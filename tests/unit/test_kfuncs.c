@@ -15,7 +15,6 @@
 
 #include "footprint/footprint.h"
 #include "kmap/kfmap.h"
-#include "kmap/kfuncdb.h"
 #include "ktree/kfdefs.h"
 
 static const struct kt_fdef *one(const struct kt_fdefs *d, const char *name)

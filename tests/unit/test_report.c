@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "footprint/filter.h"
+#include "footprint/kfunc.h"
 #include "fp_sample.h"
 #include "kmap/annotate.h"
 #include "report/report.h"
@@ -22,6 +24,22 @@ static char *render(const char *format, struct footprint *fp)
 
 	assert_non_null(r);
 	annotate_classes(fp);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(r->render(fp, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* render() of a footprint already annotated, which it does not change (a view of one). */
+static char *render_view(const char *format, const struct footprint *fp)
+{
+	const struct renderer *r = renderer_find(format);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(r);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(r->render(fp, f), 0);
@@ -364,15 +382,15 @@ static void test_text_kernel_functions(void **state)
 			"  write: 2 functions, 100 calls: __fdget_pos 50, eventfd_write 50\n"
 			"  read: 2 functions, 99 calls: eventfd_read 50, __fdget_pos 49\n"));
 	free(out);
-	fp->kfuncs->method = "sampled";
-	fp->kfuncs->exhaustive = false;
+	fp_kfuncs_of(fp)->method = "sampled";
+	fp_kfuncs_of(fp)->exhaustive = false;
 	out = render_text(fp, NULL);
 	assert_non_null(strstr(out,
 			       "\nkernel functions: 4 functions (sampled kernel stacks: sampled, not exhaustive), 0 "
 			       "lost\n\nkernel functions, top 20 by samples (sampled, not exhaustive)\n"));
 	free(out);
-	fp_kfuncs_free(fp->kfuncs);
-	fp->kfuncs = NULL;
+	fp_kfuncs_free(fp_kfuncs_of(fp));
+	*fp_kind_slot(fp, &fp_kind_kfuncs) = NULL;
 	fp__kfuncs(fp, "function", false)->why_not = xstrdup("the kernel refuses function tracing");
 	out = render_text(fp, NULL);
 	assert_non_null(strstr(out, "\nkernel functions: not recorded: the kernel refuses function tracing\n"));
@@ -767,10 +785,72 @@ static void test_write_error_reported(void **state)
 	fp__free(fp);
 }
 
+/* The footprint as its JSON writer has it. */
+static char *json_of(const struct footprint *fp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fp__write_json(fp, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/*
+ * record's -e is a view (fp_filter_view()): every format renders from it what it renders from the footprint the
+ * filter changed (fp_filter_apply(), as report does), and the footprint under the view, which record saved, is
+ * the same to the byte afterwards.
+ */
+static void test_filter_view(void **state)
+{
+	static const char *const exprs[][2] = {{"trace=read,write", NULL},
+					       {"status=failed", NULL},
+					       {"status=successful", NULL},
+					       {"trace=!%file", "status=failed"},
+					       {"trace=none", NULL}};
+	static const char *const formats[] = {"text", "strace", "rst", "tree", "json", "csv", "html"};
+
+	(void)state;
+	for (size_t e = 0; e < sizeof(exprs) / sizeof(exprs[0]); e++) {
+		for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+			struct fp_filter f = {0};
+			struct footprint *saved = sample_fp(), *changed = sample_fp();
+			const struct footprint *view;
+			char *before, *after, *want, *got;
+
+			for (size_t i = 0; i < 2 && exprs[e][i]; i++)
+				assert_int_equal(fp_filter_parse(&f, exprs[e][i]), 0);
+			annotate_classes(saved);
+			before = json_of(saved);
+			view = fp_filter_view(&f, saved);
+			assert_ptr_not_equal(view, saved);
+			fp_filter_apply(&f, changed);
+			want = render(formats[k], changed);
+			got = render_view(formats[k], view);
+			if (strcmp(want, got))
+				fail_msg("-e %s -F %s: the view renders\n%s\nthe filtered footprint\n%s", exprs[e][0],
+					 formats[k], got, want);
+			fp_filter_view_free(view, saved);
+			after = json_of(saved);
+			assert_string_equal(after, before);
+			free(before);
+			free(after);
+			free(want);
+			free(got);
+			fp__free(saved);
+			fp__free(changed);
+			fp_filter_release(&f);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_filter_view),
 	    cmocka_unit_test(test_strace),
 	    cmocka_unit_test(test_strace_ties_and_widths),
 	    cmocka_unit_test(test_tree),
