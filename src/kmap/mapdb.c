@@ -431,6 +431,7 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 		s->name = get_str(o, "name");
 		s->status = get_str(o, "status");
 		s->maintainers = get_strv(o, "maintainers", &s->nmaintainers);
+		s->reviewers = get_strv(o, "reviewers", &s->nreviewers);
 		s->lists = get_strv(o, "lists", &s->nlists);
 		if (!s->name) {
 			*err = xasprintf("section %zu without a name", i);
@@ -575,6 +576,7 @@ void mapdb_free(struct mapdb *db)
 	if (db->own_secs) {
 		for (size_t i = 0; i < db->nsecs; i++) {
 			free(db->own_secs[i].maintainers);
+			free(db->own_secs[i].reviewers);
 			free(db->own_secs[i].lists);
 		}
 		free(db->own_secs);

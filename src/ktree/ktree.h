@@ -85,7 +85,9 @@ struct kt_section {
 	char *status;	    /* S: line, e.g. "Maintained"; NULL when absent */
 	char **maintainers; /* M: lines, "Name <mail>" */
 	size_t nmaintainers;
-	char **lists; /* L: lines */
+	char **reviewers; /* R: lines, "Name <mail>" */
+	size_t nreviewers;
+	char **lists; /* L: lines, "list@host" with what follows ("(moderated for non-subscribers)") */
 	size_t nlists;
 };
 
