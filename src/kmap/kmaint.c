@@ -87,9 +87,9 @@ static char *section_name(const struct kt_section *s)
 static const char *role_of(const struct kt_section *s, char *buf, size_t len)
 {
 	static const char *const roles[][2] = {
-	    {"supported", "supporter"},	       {"maintained", "maintainer"},	   {"odd fixes", "odd fixer"},
-	    {"orphan", "orphan minder"},       {"obsolete", "obsolete minder"},
-	    {"buried alive in reporters", "chief penguin"},
+	    {"supported", "supporter"},	     {"maintained", "maintainer"},
+	    {"odd fixes", "odd fixer"},	     {"orphan", "orphan minder"},
+	    {"obsolete", "obsolete minder"}, {"buried alive in reporters", "chief penguin"},
 	};
 	size_t i = 0;
 
@@ -123,8 +123,8 @@ static void push(struct kmap_person **v, size_t *n, char *who, char *role)
 	(*v)[(*n)++] = (struct kmap_person){who, role};
 }
 
-static void people(const struct kt_section *s, char *const *lines, size_t nlines, const char *role,
-		   struct strbuf *keys, struct kmap_person **v, size_t *n)
+static void people(const struct kt_section *s, char *const *lines, size_t nlines, const char *role, struct strbuf *keys,
+		   struct kmap_person **v, size_t *n)
 {
 	char *name = section_name(s);
 

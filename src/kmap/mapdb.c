@@ -583,7 +583,8 @@ static int read_sections(struct load *L, enum jr_event ev, void *rec)
 	return 0;
 }
 
-/* "kconfig": the Kconfig facts of the closure (ktree.h struct kt_kfact), strings in the arena until build() copies them. */
+/* "kconfig": the Kconfig facts of the closure (ktree.h struct kt_kfact), strings in the arena until build() copies
+ * them. */
 struct kfact_rec {
 	struct kt_kfact k;
 	bool prompt;

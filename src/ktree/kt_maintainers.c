@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// MAINTAINERS: sections (M:, R:, L:, S:) and their F:/X:/N: patterns, matched by the rules of scripts/get_maintainer.pl (6.1):
-// F:/X: are globs anchored at the start of the path ('*' also crosses '/'); a pattern without a trailing '/'
+// MAINTAINERS: sections (M:, R:, L:, S:) and their F:/X:/N: patterns, matched by the rules of scripts/get_maintainer.pl
+// (6.1): F:/X: are globs anchored at the start of the path ('*' also crosses '/'); a pattern without a trailing '/'
 // must have as many '/' as the path; X: excludes the section; depth = '/' count (+1 without a trailing '/'),
 // -1 for patterns starting with '*' (THE REST), 0 for an N: regex; the last matching pattern of a section sets
 // its depth. Sections sort by depth; on a tie a literal pattern beats a wildcard, then file order.

@@ -170,8 +170,8 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		fprintf(out, "# version mismatch: %s\n", m->mismatch);
 	fputs("# use: scripts/kconfig/merge_config.sh .config THIS_FILE\n", out);
 	if (k->closure)
-		fprintf(out, "# closed over %s: %zu option%s brought in, each marked \"for\" what needs it\n", k->closure,
-			k->nbrought, k->nbrought == 1 ? "" : "s");
+		fprintf(out, "# closed over %s: %zu option%s brought in, each marked \"for\" what needs it\n",
+			k->closure, k->nbrought, k->nbrought == 1 ? "" : "s");
 	else
 		fprintf(out, "# not closed over Kconfig: %s\n", k->no_closure ? k->no_closure : "?");
 	for (size_t i = 0; i < k->n; i++)

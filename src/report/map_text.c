@@ -190,8 +190,8 @@ static void who_to_ask(FILE *out, const struct fp_kernel_map *m)
 		struct kmap_person *p = NULL;
 		size_t np = kmap_maintainers(v[i].section, 1, &p);
 
-		fprintf(out, "  %-4zu%s%s%s%s\n", v[i].items, s->name, s->status ? " (" : "", s->status ? s->status : "",
-			s->status ? ")" : "");
+		fprintf(out, "  %-4zu%s%s%s%s\n", v[i].items, s->name, s->status ? " (" : "",
+			s->status ? s->status : "", s->status ? ")" : "");
 		fputs("      options: ", out);
 		for (size_t j = 0; j < v[i].nopts; j++)
 			fprintf(out, "%s%s", j ? ", " : "", v[i].opts[j]);

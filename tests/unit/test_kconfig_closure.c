@@ -97,7 +97,8 @@ static void assert_same(const struct kt_closure *a, const struct kt_closure *b)
 		assert_int_equal(a->needs[i].final, b->needs[i].final);
 		assert_int_equal(a->needs[i].how, b->needs[i].how);
 		assert_int_equal(a->needs[i].hidden, b->needs[i].hidden);
-		assert_string_equal(a->needs[i].because ? a->needs[i].because : "", b->needs[i].because ? b->needs[i].because : "");
+		assert_string_equal(a->needs[i].because ? a->needs[i].because : "",
+				    b->needs[i].because ? b->needs[i].because : "");
 	}
 	assert_int_equal(a->nunmet, b->nunmet);
 	for (size_t i = 0; i < a->nunmet; i++)

@@ -18,21 +18,35 @@
 
 static void test_lines(void **state)
 {
-	char *m1[] = {"\"David S. Miller\" <davem@davemloft.net>", "Plain Name <plain@example.org>",
-		      "x86@kernel.org"};
+	char *m1[] = {"\"David S. Miller\" <davem@davemloft.net>", "Plain Name <plain@example.org>", "x86@kernel.org"};
 	char *r1[] = {"Theodore Ts'o <tytso@mit.edu>", "Plain Name <other@example.org>"};
-	char *l1[] = {"alsa-devel@alsa-project.org (moderated for non-subscribers)", "secret@example.org (subscribers-only)"};
+	char *l1[] = {"alsa-devel@alsa-project.org (moderated for non-subscribers)",
+		      "secret@example.org (subscribers-only)"};
 	char *m2[] = {"Odd Person <odd@example.org>", "plain@example.org"};
 	char *l2[] = {"alsa-devel@alsa-project.org", "second@example.org"};
 	char *m3[] = {"Linus Torvalds <torvalds@linux-foundation.org>"};
 	char *l3[] = {"linux-kernel@vger.kernel.org"};
 	struct kt_section s[] = {
-	    {.name = "SOUND", .status = "Supported", .maintainers = m1, .nmaintainers = 3, .reviewers = r1,
-	     .nreviewers = 2, .lists = l1, .nlists = 2},
-	    {.name = "A SECTION WHOSE NAME IS LONGER THAN FIFTY CHARACTERS IN ALL", .status = "Odd Fixes",
-	     .maintainers = m2, .nmaintainers = 2, .lists = l2, .nlists = 2},
-	    {.name = "THE REST", .status = "Buried alive in reporters", .maintainers = m3, .nmaintainers = 1,
-	     .lists = l3, .nlists = 1},
+	    {.name = "SOUND",
+	     .status = "Supported",
+	     .maintainers = m1,
+	     .nmaintainers = 3,
+	     .reviewers = r1,
+	     .nreviewers = 2,
+	     .lists = l1,
+	     .nlists = 2},
+	    {.name = "A SECTION WHOSE NAME IS LONGER THAN FIFTY CHARACTERS IN ALL",
+	     .status = "Odd Fixes",
+	     .maintainers = m2,
+	     .nmaintainers = 2,
+	     .lists = l2,
+	     .nlists = 2},
+	    {.name = "THE REST",
+	     .status = "Buried alive in reporters",
+	     .maintainers = m3,
+	     .nmaintainers = 1,
+	     .lists = l3,
+	     .nlists = 1},
 	};
 	struct kt_section_match m[] = {{&s[0], 2}, {&s[1], 1}, {&s[2], -1}};
 	static const char *const want[][2] = {

@@ -157,16 +157,17 @@ static void test_kconfig(void **state)
 
 static void test_maintainers(void **state)
 {
-	const char *text = "preamble\n\tF: fake/ (an example in the preamble)\n"
-			   "Maintainers List\n----------------\n\n"
-			   "WILD\nF:\tkernel/*\n\n"
-			   "LITERAL\nM:\tA Person <a@example.org>\nR:\tR One <r1@example.org>\nR:\tR Two <r2@example.org>\n"
-			   "L:\tlist@example.org (moderated for non-subscribers)\nS:\tMaintained\nF:\tkernel/fork.c\n\n"
-			   "DEEP\nF:\tkernel/sub/\nX:\tkernel/sub/skip.c\n\n"
-			   "ANYDIR\nF:\t*/net/*\n\n"
-			   "REGEX\nN:\tfork\n\n"
-			   "CLASS\nF:\tdrivers/pinctrl-[ab]*\n\n"
-			   "THE REST\nF:\t*\nF:\t*/\n";
+	const char *text =
+	    "preamble\n\tF: fake/ (an example in the preamble)\n"
+	    "Maintainers List\n----------------\n\n"
+	    "WILD\nF:\tkernel/*\n\n"
+	    "LITERAL\nM:\tA Person <a@example.org>\nR:\tR One <r1@example.org>\nR:\tR Two <r2@example.org>\n"
+	    "L:\tlist@example.org (moderated for non-subscribers)\nS:\tMaintained\nF:\tkernel/fork.c\n\n"
+	    "DEEP\nF:\tkernel/sub/\nX:\tkernel/sub/skip.c\n\n"
+	    "ANYDIR\nF:\t*/net/*\n\n"
+	    "REGEX\nN:\tfork\n\n"
+	    "CLASS\nF:\tdrivers/pinctrl-[ab]*\n\n"
+	    "THE REST\nF:\t*\nF:\t*/\n";
 	struct kt_maint *m = kt_maint_parse(text, NULL);
 	struct kt_section_match *r;
 	size_t n;
