@@ -76,6 +76,15 @@ static void brought(FILE *out, const struct kneed *o)
 	set_line(out, o, true);
 }
 
+/* Whether the closure brought an entry in for o: a hidden one of the ABI's (X86, MMU) is named only then. */
+static bool needs_of(const struct kneeds *k, const struct kneed *o)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].via == o)
+			return true;
+	return false;
+}
+
 static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed *o)
 {
 	if (!o->nneeded && !o->nprobed)
@@ -175,7 +184,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	else
 		fprintf(out, "# not closed over Kconfig: %s\n", k->no_closure ? k->no_closure : "?");
 	for (size_t i = 0; i < k->n; i++)
-		if (k->v[i].abi && !k->v[i].hidden) /* a hidden one (X86, MMU) is on whatever the fragment says */
+		if (k->v[i].abi && (!k->v[i].hidden || needs_of(k, &k->v[i])))
 			brought(out, &k->v[i]);
 	for (size_t i = 0; i < k->n; i++)
 		option(out, m, &k->v[i]);
