@@ -16,6 +16,24 @@
 #include "kmap/kneeds.h"
 #include "report/map_report.h"
 
+/*
+ * A source condition in a comment, its options without "CONFIG_": merge_config.sh takes every line that names
+ * CONFIG_X as a word for X's requested value, and would warn that a comment is not in the final .config.
+ */
+static void unprefixed(FILE *out, const char *expr)
+{
+	for (const char *p = expr; *p;) {
+		const char *c = strstr(p, "CONFIG_");
+
+		if (!c) {
+			fputs(p, out);
+			break;
+		}
+		fwrite(p, 1, (size_t)(c - p), out);
+		p = c + strlen("CONFIG_");
+	}
+}
+
 static void names(FILE *out, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -123,6 +141,10 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 	if (o->lacking) {
 		fprintf(out, "#   left out: the running kernel %s has it not set%s\n", m->run->release,
 			m->mismatch ? ", and it differs from the source tree" : "");
+		if (o->closed && o->because) { /* no CONFIG_ word here: merge_config.sh would read the comment too */
+			fprintf(out, "#   but set below all the same, for %s\n", o->because);
+			return;
+		}
 		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
 		return;
 	}
@@ -197,9 +219,11 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		names(out, o->off_for, o->noff);
 		fputs(" (the alternative built when it is off); not set here\n", out);
 	}
-	for (size_t i = 0; i < k->nconds; i++)
-		fprintf(out, "\n# %s also needs: %s (%s)\n", k->conds[i].item,
-			k->conds[i].expr ? k->conds[i].expr : "?", k->conds[i].where ? k->conds[i].where : "?");
+	for (size_t i = 0; i < k->nconds; i++) {
+		fprintf(out, "\n# %s also needs: ", k->conds[i].item);
+		unprefixed(out, k->conds[i].expr ? k->conds[i].expr : "?");
+		fprintf(out, " (%s)\n", k->conds[i].where ? k->conds[i].where : "?");
+	}
 	for (size_t i = 0; i < k->nnotes; i++)
 		fprintf(out, "\n# %s: %s, not required\n", k->notes[i].item, k->notes[i].why);
 	functions(out, m);
