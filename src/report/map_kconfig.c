@@ -181,7 +181,8 @@ static void functions(FILE *out, const struct fp_kernel_map *m)
 			continue;
 		}
 		if (f->kc.entry && k->closure && !o->closed) {
-			fputs("#   not in the database's Kconfig facts, so not closed: merge_config.sh may drop it\n", out);
+			fputs("#   not in the database's Kconfig facts, so not closed: merge_config.sh may drop it\n",
+			      out);
 			fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
 			continue;
 		}
