@@ -7,7 +7,6 @@
 
 #include "abi/abi.h"
 #include "kmap/kmap.h"
-#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *own(struct kneeds *k, char *s)
@@ -96,16 +95,6 @@ static void from_db(struct kneeds *k, struct kneed *n, const struct mapdb *db)
 	facts(k, n, db->idx ? kt_index_option(db->idx, n->name) : o ? o->opt : NULL);
 }
 
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
-		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
 static bool wanted(const struct mapdb *db, const struct kneed *n)
 {
 	/* a kernel function's option has its facts in the function database: the Kconfig's are what counts here */
@@ -121,8 +110,7 @@ static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *
 {
 	const char *on = kf_abi_get(m->abi)->tree_on;
 	struct kt_want *w = xcalloc(k->n + 16, sizeof(*w));
-	size_t nw = 0, wcap = k->n + 16;
-	struct strbuf abi = STRBUF_INIT;
+	size_t nw = 0, wcap = k->n + 16, nabi;
 
 	for (const char *p = on; p && *p; p += strspn(p, " ")) {
 		size_t len = strcspn(p, " ");
@@ -135,8 +123,8 @@ static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *
 		}
 		XGROW(w, wcap, nw + 1);
 		w[nw++] = (struct kt_want){own(k, name), 'y'};
-		strbuf_addf(&abi, " %s", name);
 	}
+	nabi = nw;
 	for (size_t i = 0; i < k->n; i++) {
 		if (!wanted(m->db, &k->v[i]))
 			continue;
@@ -144,11 +132,9 @@ static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *
 		w[nw++] = (struct kt_want){k->v[i].name, 'y'};
 	}
 	k->kc = xcalloc(1, sizeof(*k->kc));
-	int rc = mapdb_closure(m->db, w, nw, k->kc);
-	free(w);
-	if (rc == -2) {
+	if (mapdb_closure(m->db, w, nw, k->kc) == -2) {
 		k->no_closure = "the database was saved without Kconfig facts (regenerate it with --save-db)";
-		strbuf_release(&abi);
+		free(w);
 		return;
 	}
 	k->closure = m->db->idx ? "the source tree's Kconfig" : "the database's Kconfig facts";
@@ -165,7 +151,8 @@ static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *
 		e->how = kt_need_how_name(c->how);
 		e->because = c->because;
 		e->expr = c->expr;
-		e->abi = asked && word_in(abi.buf, c->option) && !e->nneeded;
+		for (size_t j = 0; asked && !e->nneeded && j < nabi; j++)
+			e->abi |= !strcmp(w[j].option, c->option);
 		if (!asked && !e->nneeded) {
 			k->nbrought++;
 			if (!e->kc.entry)
@@ -181,7 +168,7 @@ static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i].because)
 			k->v[i].via = kneeds_find(k, k->v[i].because);
-	strbuf_release(&abi);
+	free(w);
 }
 
 struct kneeds *kneeds_build(const struct fp_kernel_map *m)
