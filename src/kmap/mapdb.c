@@ -151,6 +151,32 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	return db;
 }
 
+int mapdb_closure(const struct mapdb *db, const struct kt_want *want, size_t n, struct kt_closure *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (db->idx)
+		return kt_index_closure(db->idx, want, n, out);
+	if (db->kfacts)
+		return kt_kfacts_closure(db->kfacts, want, n, out);
+	return -2;
+}
+
+bool mapdb_kconfig_known(const struct mapdb *db, const char *option)
+{
+	return db->idx ? kt_index_option(db->idx, option) != NULL : kt_kfacts_has(db->kfacts, option);
+}
+
+struct kt_kfacts *mapdb_index_kfacts(const struct mapdb *db)
+{
+	const char **roots = xcalloc(db->nopts + 1, sizeof(*roots));
+
+	for (size_t i = 0; i < db->nopts; i++)
+		roots[i] = db->opts[i].name;
+	struct kt_kfacts *f = kt_kfacts_from_index(db->idx, roots, db->nopts);
+	free(roots);
+	return f;
+}
+
 /* ---- loading ----------------------------------------------------------------------------------------------- */
 
 /*
@@ -254,6 +280,9 @@ struct load {
 	struct kt_section_match *matches;
 	int *ids;
 	size_t matches_cap, ids_cap;
+	struct kt_kfact *kfacts;
+	size_t nkfacts, kfacts_cap;
+	bool have_kfacts;
 };
 
 static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev);
@@ -534,6 +563,7 @@ static const struct field section_fields[] = {
     F_STR("name", struct kt_section, name),
     F_STR("status", struct kt_section, status),
     F_STRV("maintainers", struct kt_section, maintainers, nmaintainers),
+    F_STRV("reviewers", struct kt_section, reviewers, nreviewers),
     F_STRV("lists", struct kt_section, lists, nlists),
 };
 
@@ -553,10 +583,47 @@ static int read_sections(struct load *L, enum jr_event ev, void *rec)
 	return 0;
 }
 
+/* "kconfig": the Kconfig facts of the closure (ktree.h struct kt_kfact), strings in the arena until build() copies
+ * them. */
+struct kfact_rec {
+	struct kt_kfact k;
+	bool prompt;
+};
+
+static const struct field kfact_fields[] = {
+    F_STR("name", struct kfact_rec, k.name),
+    F_STR("type", struct kfact_rec, k.type),
+    F_BOOL("prompt", struct kfact_rec, prompt),
+    F_STR("prompt_if", struct kfact_rec, k.prompt_if),
+    F_STR("depends", struct kfact_rec, k.depends),
+    F_STRV("defaults", struct kfact_rec, k.defaults, k.ndefaults),
+    F_STRV("selected_by", struct kfact_rec, k.selected_by, k.nselected_by),
+    F_STR("choice", struct kfact_rec, k.choice),
+    F_STRV("members", struct kfact_rec, k.members, k.nmembers),
+};
+
+static int read_kconfig(struct load *L, enum jr_event ev, void *rec)
+{
+	L->nkfacts = 0;
+	if (ev != JR_ARRAY)
+		return jr_skip(&L->jr, ev);
+	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
+		struct kfact_rec f = {0};
+
+		if (ev == JR_ERROR || read_object(L, TABLE(kfact_fields), &f, ev) < 0)
+			return -1;
+		f.k.prompt = f.prompt ? "" : NULL; /* the closure asks only whether there is one */
+		XGROW(L->kfacts, L->kfacts_cap, L->nkfacts + 1);
+		L->kfacts[L->nkfacts++] = f.k;
+	}
+	L->have_kfacts = true;
+	return 0;
+}
+
 static const struct field head_fields[] = {
     F_STR("schema", struct head, schema), F_STR("abi", struct head, abi),    F_STR("tree", struct head, tree),
     F_STR("config", struct head, config), F_READ("syscalls", read_syscalls), F_READ("reach", read_reach),
-    F_READ("options", read_options),	  F_READ("sections", read_sections),
+    F_READ("options", read_options),	  F_READ("sections", read_sections), F_READ("kconfig", read_kconfig),
 };
 
 /* ---- the checks, once the document is read ------------------------------------------------------------------ */
@@ -650,6 +717,16 @@ static int build(struct load *L, struct mapdb *db, const char *origin, char **er
 	}
 	if (db->nopts)
 		qsort(db->opts, db->nopts, sizeof(*db->opts), opt_cmp);
+	if (L->have_kfacts) {
+		db->kfacts = kt_kfacts_new(kf_abi_get(db->abi)->tree_arch);
+		for (size_t i = 0; i < L->nkfacts; i++) {
+			if (!L->kfacts[i].name) {
+				*err = xasprintf("kconfig record %zu without a name", i);
+				return -1;
+			}
+			kt_kfacts_add(db->kfacts, &L->kfacts[i]);
+		}
+	}
 	return 0;
 }
 
@@ -681,6 +758,7 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 	free(L.conds);
 	free(L.matches);
 	free(L.ids);
+	free(L.kfacts);
 	if (rc < 0) {
 		mapdb_free(db);
 		return NULL;
@@ -748,6 +826,7 @@ void mapdb_free(struct mapdb *db)
 	free(db->own_reach);
 	free(db->own_opts);
 	free(db->own_secs);
+	kt_kfacts_free(db->kfacts);
 	arena_release(&db->mem);
 	free(db->reach);
 	if (db->idx)
