@@ -8,8 +8,8 @@ APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool cla
 APT_TEST  := libcmocka-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
-             qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs
-APT_MAP   := linux-source-6.1 cscope xz-utils bc flex bison cpio
+             qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs curl
+APT_MAP   := linux-source-6.1 linux-config-6.1 cscope xz-utils bc flex bison cpio
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 # Only for make check-long and make bench-boot (deps-long): arm64 guests under TCG. The aarch64 /init is built by
 # clang (APT_BUILD) and linked by binutils-aarch64-linux-gnu: gcc-aarch64-linux-gnu would remove gcc-multilib.

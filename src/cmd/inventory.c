@@ -26,7 +26,7 @@ static const struct kf_option options[] = {
 	0, "kernel-src", O, kernel_src, "DIR",
 	"the kernel source tree: its Kbuild is evaluated with --config (and gives SLOC and options to the others)"),
     OPT_STRING(0, "config", O, config, "FILE",
-	       "the .config (plain or gzip'd) the tree is built with (default DIR/.config; with --running "
+	       "the .config (plain, gzip'd or xz'd) the tree is built with (default DIR/.config; with --running "
 	       "/proc/config.gz)"),
     OPT_STRING(0, "build-dir", O, build_dir, "DIR", "a built tree: the exact list from its .o.cmd files"),
     OPT_STRING(0, "vmlinux", O, vmlinux, "FILE",

@@ -162,7 +162,7 @@ static struct kt_config *load_config(const struct inv_sources *src, char **used)
 	}
 	struct kt_config *cfg = kt_config_load_gz(path, &err);
 	if (!cfg) {
-		error("--config '%s': %s", path, err ? err : "cannot read");
+		error("--config '%s': %s", path, err);
 		free(err);
 		free(own);
 		return NULL;
