@@ -22,6 +22,11 @@ void inv__sort(struct inventory *inv);
 void inv__observe(struct inventory *inv, enum inv_by by, const char *file, const char *const *opts, size_t nopts,
 		  uint64_t n, const char *what);
 
+/* The option an observed chain names, made on first use. */
+struct inv_group *inv__seen_opt(struct inventory *inv, const char *name);
+/* An option of the closure only, brought in by by; false when it was reached already. */
+bool inv__closure_opt(struct inventory *inv, const char *name, const char *by);
+
 /* The DWARF side (inv_dwarf.c): units as files, functions counted per file; names to files for functions. */
 int inv__dwarf(struct inventory *inv, const char *vmlinux, bool add_files);
 /* The file a kernel function is defined in, by the DWARF read (NULL: unknown or several definitions). */

@@ -1,24 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
-// The observed side of the inventory. Syscalls come from the footprints merged as `kfootprint merge` does, mapped
-// through the same tree (or the built-in database) for the host's ABI (abi/abi.h); refinements and kernel functions
-// are placed where each footprint's own mapping put them (the "kernel" objects the reader keeps, fp_annot.loaded);
-// a function without one is placed by the DWARF read, if any.
+// The observed side of the inventory. Each footprint is annotated here exactly as `kfootprint map` annotates it
+// (annotate_kernel(), annotate_kfuncs(): the tree's index and function definitions with --kernel-src, else the
+// built-in databases), whatever places it carries: a footprint saved without --map, merged or recorded on another
+// host has none, and one mapped elsewhere may have been mapped against another tree. Syscalls come from the
+// footprints merged as `kfootprint merge` does; what the calls reached (refinements) and kernel functions from
+// each footprint's own mapping (a merge keeps refinements only when every input has them). The options reached
+// are what the mappings' needs want on (kneeds.h: Y or M; an option only needed off is not one), closed over
+// `depends on` and `select`.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "footprint/footprint.h"
 #include "footprint/footprint_json.h"
 #include "footprint/merge.h"
 #include "inventory/inv_internal.h"
+#include "kmap/annotate.h"
+#include "kmap/kfuncdb.h"
 #include "kmap/kmap.h"
+#include "kmap/kneeds.h"
 #include "kmap/mapdb.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* ---- syscalls ---------------------------------------------------------------------------------------- */
+/* What the mappings are made with, opened once for every footprint. */
+struct observer {
+	struct inventory *inv;
+	struct mapdb *db;
+	struct kfdb *kdb; /* opened by the first footprint with kernel functions */
+	char release[65]; /* uname -r, for kfmap's version caveat */
+	/* the options wanted on (Y or M) by any mapping, sorted, each once */
+	char **wanted;
+	size_t nwanted, capwanted;
+	/* the closure a mapping's needs carry (kneeds' via): option and the one that brought it in */
+	char **via, **via_by;
+	size_t nvia, capvia;
+};
 
 static struct mapdb *open_db(const struct inventory *inv)
 {
@@ -42,105 +62,262 @@ static struct mapdb *open_db(const struct inventory *inv)
 	return db;
 }
 
-static void observe_syscalls(struct inventory *inv, const struct footprint *fp, const struct mapdb *db)
+/* As map's: the tree's function definitions read through the syscall index, or the built-in database. */
+static struct kfdb *open_kfdb(const struct inventory *inv, const struct mapdb *db)
 {
-	size_t n;
-	struct kmap_input *in = kmap_inputs_footprint(fp, kf_abi_host(), &n);
+	char *err = NULL;
+	struct kfdb *k;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct kt_syscall *s = mapdb_syscall(db, in[i].name);
-		uint64_t used = in[i].calls - in[i].enosys;
+	if (inv->tree && db->idx) {
+		struct kt_fdefs *fd = kt_fdefs_build(inv->tree, kf_abi_get(kf_abi_host())->tree_arch, 0, &err);
+		if (!fd) {
+			error("--kernel-src '%s': %s", inv->tree, err);
+			free(err);
+			return NULL;
+		}
+		return kfdb_from_tree(fd, db->idx);
+	}
+	k = kfdb_builtin(&err);
+	if (!k) {
+		error("kernel functions: %s", err);
+		free(err);
+	}
+	return k;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool is_wanted(const struct observer *o, const char *name)
+{
+	return o->nwanted && bsearch(&name, o->wanted, o->nwanted, sizeof(char *), cmp_str);
+}
+
+/* The options a mapping's needs want on; kept sorted (a few hundred at most). */
+static void take_needs(struct observer *o, const struct kneeds *k)
+{
+	for (size_t i = 0; k && i < k->n; i++) {
+		const struct kneed *e = &k->v[i];
+
+		if (e->want != KNEED_Y && e->want != KNEED_M)
+			continue; /* only probes reach it, or it is needed off: no code of it was used */
+		if (e->via) {
+			XGROW(o->via, o->capvia, o->nvia + 1);
+			XGROW(o->via_by, o->capvia, o->nvia + 1);
+			o->via[o->nvia] = xstrdup(e->name);
+			o->via_by[o->nvia++] = xstrdup(e->via->name);
+			continue;
+		}
+		if (is_wanted(o, e->name))
+			continue;
+		XGROW(o->wanted, o->capwanted, o->nwanted + 1);
+		o->wanted[o->nwanted++] = xstrdup(e->name);
+		qsort(o->wanted, o->nwanted, sizeof(char *), cmp_str);
+	}
+}
+
+/* A chain's file: the unit compiled is the includer (membarrier.c is built inside build_utility.c). */
+static const char *unit_of(const struct kt_syscall *s)
+{
+	return s->included_by ? s->included_by : s->file;
+}
+
+static void observe_syscalls(struct observer *o, const struct fp_kernel_map *m)
+{
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kmap_row *r = &m->rows[i];
+		const struct kt_syscall *s = r->ks;
+		uint64_t used = r->calls - r->enosys;
 
 		if (!used)
 			continue; /* a probe: every call failed with ENOSYS, nothing of the kernel was used */
 		if (!s || !s->file) {
-			inv__observe(inv, INV_SYSCALL, NULL, NULL, 0, used, in[i].name);
+			inv__observe(o->inv, INV_SYSCALL, NULL, NULL, 0, used, r->name);
 			continue;
 		}
-		/* the unit compiled is the includer (membarrier.c is built inside build_utility.c) */
-		const char *unit = s->included_by ? s->included_by : s->file;
-		inv__observe(inv, INV_SYSCALL, unit, (const char *const *)s->options, s->noptions, used, in[i].name);
+		inv__observe(o->inv, INV_SYSCALL, unit_of(s), (const char *const *)r->opts, r->nopts, used, r->name);
 		if (s->impl_file && strcmp(s->impl_file, s->file)) {
-			inv->nobs[INV_SYSCALL]--; /* one syscall, two files */
-			inv__observe(inv, INV_SYSCALL, s->impl_file, NULL, 0, used, in[i].name);
+			o->inv->nobs[INV_SYSCALL]--; /* one syscall, two files */
+			inv__observe(o->inv, INV_SYSCALL, s->impl_file, NULL, 0, used, r->name);
 		}
 	}
-	free(in);
 }
 
-/* ---- refinements and kernel functions, from the places the footprint's mapping gave them ------------------ */
-
-static void observe_place(struct inventory *inv, enum inv_by by, const struct fp_kplace *k, uint64_t count,
-			  const char *what, const char *func)
+/* What the calls reached, one row per kind and value, as the map's "reached" lists them. */
+static void observe_reach(struct observer *o, const struct fp_kernel_map *m)
 {
-	const char *file = k ? k->included_by ? k->included_by : k->file : NULL;
+	for (size_t i = 0; i < m->nreach; i++) {
+		const struct kmap_reach *r = &m->reach[i];
+		const struct kt_syscall *s = r->ks;
+		uint64_t n = r->calls > r->errors ? r->calls - r->errors : 0;
 
-	if (!k && func) {
-		/* "eventfd_write.isra.0": the DWARF name has no compiler suffix */
-		char *base = xstrndup(func, strcspn(func, "."));
-		file = inv__dwarf_func_file(inv, base);
-		free(base);
+		if (!n)
+			n = 1; /* the row says it was reached, if only by failed calls; counted once */
+		inv__observe(o->inv, INV_REFINEMENT, s && s->file ? unit_of(s) : NULL, (const char *const *)r->opts,
+			     r->nopts, n, r->label);
 	}
-	inv__observe(inv, by, file, k ? k->configs : NULL, k ? k->nconfigs : 0, count ? count : 1, what);
+}
+
+static void observe_kfuncs(struct observer *o, const struct kfmap *kf)
+{
+	for (size_t i = 0; kf && i < kf->nrows; i++) {
+		const struct kfm_row *r = &kf->rows[i];
+		const char *file = NULL;
+		const char *const *opts = NULL;
+		size_t nopts = 0;
+
+		if (r->file >= 0) {
+			const struct kfdb_file *f = kfdb_file(kf->db, (uint32_t)r->file);
+			file = f->included_by ? f->included_by : f->path;
+			opts = f->opts;
+			nopts = f->nopts;
+		} else {
+			/* "eventfd_write.isra.0": the DWARF name has no compiler suffix */
+			file = inv__dwarf_func_file(o->inv, r->base ? r->base : r->name);
+		}
+		inv__observe(o->inv, INV_FUNCTION, file, opts, nopts, r->hits ? r->hits : 1, r->name);
+	}
+}
+
+/* One footprint's refinements and kernel functions, from its own mapping; its needs. -1 after a message. */
+static int observe_one(struct observer *o, struct footprint *fp, const char *path)
+{
+	const struct fp_kernel_map *m = annotate_kernel(fp, o->db, NULL, path);
+
+	observe_reach(o, m);
+	if (fp->kfuncs && fp->kfuncs->nfuncs) {
+		struct kfmap_opts ko = {.running_release = *o->release ? o->release : NULL};
+		if (!fp->kfuncs->exhaustive)
+			o->inv->incomplete = true; /* sampled stacks: not every function that ran */
+		if (!o->kdb && !(o->kdb = open_kfdb(o->inv, o->db)))
+			return -1;
+		const struct kfmap *kf = annotate_kfuncs(fp, m, o->kdb, &ko);
+		if (!kf)
+			return -1;
+		observe_kfuncs(o, kf);
+	}
+	take_needs(o, m->needs);
+	return 0;
+}
+
+/* kneeds_find() takes a name without CONFIG_; observations carry the chains' names */
+static const char *bare(const char *name)
+{
+	return strncmp(name, "CONFIG_", 7) ? name : name + 7;
 }
 
 /*
- * The refinements (syscalls[].reached[]) and kernel functions of one footprint, in the order its JSON has them
- * (the writer's: rows by calls, refinements by calls, functions by name): the first of a file is its example.
+ * The options reached: those the needs want on, then their closure over `depends on` and `select`: what the
+ * needs carry (kneeds' via), else with a tree its Kconfig's closure (kt_index_closure()), else said not done.
  */
-static void observe_places(struct inventory *inv, const struct footprint *fp)
+static void close_options(struct observer *o)
 {
-	struct fp_sysstat **rows = fp_sctab_sorted(&fp->syscalls, fp_sysstat_cmp_calls);
+	struct inventory *inv = o->inv;
+	size_t out = 0;
 
-	for (size_t i = 0; rows && rows[i]; i++) {
-		struct fp_reach **v = fp_sysstat_reach_sorted(rows[i]);
-
-		for (size_t k = 0; v && v[k]; k++) {
-			char *what = xasprintf("%s %s", v[k]->kind, v[k]->value);
-			observe_place(inv, INV_REFINEMENT, v[k]->annot.loaded, v[k]->calls, what, NULL);
-			free(what);
+	for (size_t i = 0; i < inv->nseen_opts; i++) {
+		struct inv_group *g = &inv->seen_opts[i];
+		if (is_wanted(o, bare(g->name))) {
+			inv->seen_opts[out++] = *g;
+			continue;
 		}
-		free(v);
+		inv->off_only += g->hits[INV_SYSCALL] || g->hits[INV_REFINEMENT] || g->hits[INV_FUNCTION];
+		free(g->name);
 	}
-	free(rows);
-	if (!fp->kfuncs)
+	inv->nseen_opts = out;
+	for (size_t i = 0; i < o->nwanted; i++)
+		inv__seen_opt(inv, o->wanted[i]);
+	for (size_t i = 0; i < o->nvia; i++)
+		inv__closure_opt(inv, o->via[i], o->via_by[i]);
+	if (o->nvia) {
+		inv->closure = xasprintf("the needs' closure over depends on and select (%zu options)", o->nvia);
 		return;
-	if (!fp->kfuncs->exhaustive)
-		inv->incomplete = true; /* sampled stacks: not every function that ran */
-	struct fp_kfunc **f = fp_kfuncs_sorted(fp);
-	for (size_t i = 0; f && f[i]; i++)
-		observe_place(inv, INV_FUNCTION, f[i]->annot.loaded, f[i]->hits, f[i]->name, f[i]->name);
-	free(f);
+	}
+	if (!o->db->idx) {
+		inv->closure = xstrdup("not closed over depends on and select: the built-in database has no Kconfig "
+				       "closure yet; give --kernel-src DIR for it");
+		return;
+	}
+	struct kt_want *kw = xcalloc(o->nwanted + 2, sizeof(*kw));
+	struct kt_closure cl = {0};
+	size_t n = 0, added = 0;
+	for (size_t i = 0; i < o->nwanted; i++)
+		kw[n++] = (struct kt_want){o->wanted[i], 'y'};
+	/* x86's allnoconfig answers 32-bit: the workload is x86_64 (as tailor's baselet says) */
+	if (!is_wanted(o, "64BIT"))
+		kw[n++] = (struct kt_want){"64BIT", 'y'};
+	kt_index_closure(o->db->idx, kw, n, &cl);
+	for (size_t i = 0; i < cl.nneeds; i++) {
+		const struct kt_need *k = &cl.needs[i];
+		if (k->how == KT_NEED_ROOT || k->how == KT_NEED_OFF || k->value != 'y' || is_wanted(o, k->option))
+			continue;
+		if (inv__closure_opt(inv, k->option, k->because ? k->because : "64BIT"))
+			added++;
+	}
+	inv->closure = xasprintf("closed over depends on and select by the tree's Kconfig: %zu options added%s", added,
+				 cl.nunmet ? "; some wanted values cannot hold there" : "");
+	kt_closure_release(&cl);
+	free(kw);
+}
+
+static void observer_release(struct observer *o)
+{
+	for (size_t i = 0; i < o->nwanted; i++)
+		free(o->wanted[i]);
+	for (size_t i = 0; i < o->nvia; i++) {
+		free(o->via[i]);
+		free(o->via_by[i]);
+	}
+	free(o->wanted);
+	free(o->via);
+	free(o->via_by);
 }
 
 int inv_observe(struct inventory *inv, char **paths, size_t n)
 {
 	struct footprint *m = fp_merge_new();
-	struct mapdb *db = NULL;
+	struct footprint **fps = xcalloc(n + 1, sizeof(*fps));
+	struct observer o = {.inv = inv};
+	struct utsname u;
 	int r = -1;
 
+	if (!uname(&u))
+		snprintf(o.release, sizeof(o.release), "%s", u.release);
+	/* every footprint read before a tree is indexed: a typo in a name should not wait for it */
 	for (size_t i = 0; i < n; i++) {
-		struct footprint *fp = fp__load(paths[i]);
-		if (!fp)
+		if (!(fps[i] = fp__load(paths[i])))
 			goto out;
-		if (!fp->complete)
+		if (!fps[i]->complete)
 			inv->incomplete = true;
-		if (!inv->workload && fp->argv && fp->argv[0]) {
+		if (!inv->workload && fps[i]->argv && fps[i]->argv[0]) {
 			struct strbuf sb = STRBUF_INIT;
-			for (size_t a = 0; fp->argv[a] && sb.len < 200; a++)
-				strbuf_addf(&sb, "%s%s", a ? " " : "", fp->argv[a]);
+			for (size_t a = 0; fps[i]->argv[a] && sb.len < 200; a++)
+				strbuf_addf(&sb, "%s%s", a ? " " : "", fps[i]->argv[a]);
 			inv->workload = strbuf_detach(&sb);
 		}
-		observe_places(inv, fp);
-		fp_merge_add(m, fp);
-		fp__free(fp);
 		inv->footprints = xrealloc(inv->footprints, (inv->nfootprints + 1) * sizeof(char *));
 		inv->footprints[inv->nfootprints++] = xstrdup(paths[i]);
 	}
-	fp_merge_finish(m, NULL);
-	if (!(db = open_db(inv)))
+	if (!(o.db = open_db(inv)))
 		goto out;
-	observe_syscalls(inv, m, db);
+	for (size_t i = 0; i < n; i++) {
+		if (observe_one(&o, fps[i], paths[i]) < 0)
+			goto out;
+		fp_merge_add(m, fps[i]);
+	}
+	fp_merge_finish(m, NULL);
+	{
+		size_t nin;
+		struct kmap_input *in = kmap_inputs_footprint(m, kf_abi_host(), &nin);
+		struct fp_kernel_map *km = kmap_build(o.db, NULL, in, nin, "merged");
+		observe_syscalls(&o, km);
+		take_needs(&o, km->needs);
+		kmap_free(km);
+		free(in);
+	}
+	close_options(&o);
 	if (n > 1 && inv->workload) {
 		char *w = xasprintf("%s + %zu more", inv->workload, n - 1);
 		free(inv->workload);
@@ -148,7 +325,12 @@ int inv_observe(struct inventory *inv, char **paths, size_t n)
 	}
 	r = 0;
 out:
-	mapdb_free(db);
 	fp__free(m);
+	for (size_t i = 0; i < n; i++)
+		fp__free(fps[i]); /* before what their mappings borrow */
+	free(fps);
+	kfdb_free(o.kdb);
+	mapdb_free(o.db);
+	observer_release(&o);
 	return r;
 }
