@@ -149,6 +149,32 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	return db;
 }
 
+int mapdb_closure(const struct mapdb *db, const struct kt_want *want, size_t n, struct kt_closure *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (db->idx)
+		return kt_index_closure(db->idx, want, n, out);
+	if (db->kfacts)
+		return kt_kfacts_closure(db->kfacts, want, n, out);
+	return -2;
+}
+
+bool mapdb_kconfig_known(const struct mapdb *db, const char *option)
+{
+	return db->idx ? kt_index_option(db->idx, option) != NULL : kt_kfacts_has(db->kfacts, option);
+}
+
+struct kt_kfacts *mapdb_index_kfacts(const struct mapdb *db)
+{
+	const char **roots = xcalloc(db->nopts + 1, sizeof(*roots));
+
+	for (size_t i = 0; i < db->nopts; i++)
+		roots[i] = db->opts[i].name;
+	struct kt_kfacts *f = kt_kfacts_from_index(db->idx, roots, db->nopts);
+	free(roots);
+	return f;
+}
+
 /* ---- loading -------------------------------------------------------------------------------------------- */
 
 /*
@@ -332,6 +358,42 @@ static int load_option(json_object *o, struct mapdb_opt *m, struct kt_option *k)
 	return 0;
 }
 
+/* The "kconfig" records (mapdb_save.c kfact_record): the facts are copied, so the strv arrays are freed here. */
+static int load_kfacts(struct mapdb *db, json_object *root, char **err)
+{
+	json_object *a = get_array(root, "kconfig");
+
+	if (!a)
+		return 0;
+	db->kfacts = kt_kfacts_new(kf_abi_get(db->abi)->tree_arch);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct kt_kfact k = {.name = get_str(o, "name")};
+		char **defaults, **sel, **members;
+
+		if (!k.name) {
+			*err = xasprintf("kconfig record %zu without a name", i);
+			return -1;
+		}
+		k.type = get_str(o, "type");
+		k.prompt = get_bool(o, "prompt") ? "" : NULL;
+		k.prompt_if = get_str(o, "prompt_if");
+		k.depends = get_str(o, "depends");
+		k.choice = get_str(o, "choice");
+		defaults = get_strv(o, "defaults", &k.ndefaults);
+		sel = get_strv(o, "selected_by", &k.nselected_by);
+		members = get_strv(o, "members", &k.nmembers);
+		k.defaults = (const char *const *)defaults;
+		k.selected_by = (const char *const *)sel;
+		k.members = (const char *const *)members;
+		kt_kfacts_add(db->kfacts, &k);
+		free(defaults);
+		free(sel);
+		free(members);
+	}
+	return 0;
+}
+
 struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 {
 	enum json_tokener_error jerr;
@@ -422,6 +484,8 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 	}
 	if (db->nopts)
 		qsort(db->opts, db->nopts, sizeof(*db->opts), opt_cmp);
+	if (load_kfacts(db, root, err))
+		goto fail;
 	return db;
 fail:
 	mapdb_free(db);
@@ -515,6 +579,7 @@ void mapdb_free(struct mapdb *db)
 		}
 		free(db->own_secs);
 	}
+	kt_kfacts_free(db->kfacts);
 	if (db->json)
 		json_object_put(db->json);
 	if (db->idx)

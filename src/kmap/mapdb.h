@@ -55,6 +55,7 @@ struct mapdb {
 	struct kt_option *own_opts;
 	struct kt_section *own_secs;
 	size_t nsecs;
+	struct kt_kfacts *kfacts; /* a loaded database's Kconfig facts ("kconfig"); NULL: saved before them */
 	void *json;
 };
 
@@ -76,6 +77,16 @@ const struct kt_syscall *mapdb_reach(const struct mapdb *db, const char *kind, c
 const char *mapdb_compat_entry(const struct mapdb *db, const char *name);
 /* NULL when the option is on no syscall's path. */
 const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name);
+/*
+ * The closure of wanted options over the database's Kconfig (ktree.h, kt_index_closure): the tree's when it has
+ * one, else the facts it was saved with. 0 or -1 as kt_index_closure(); -2 when it has neither (a database saved
+ * before the facts), out then empty. known: whether an option has facts to close over (always, with a tree).
+ */
+int mapdb_closure(const struct mapdb *db, const struct kt_want *want, size_t n, struct kt_closure *out);
+bool mapdb_kconfig_known(const struct mapdb *db, const char *option);
+/* The facts a saved database carries: every symbol the closure of its options (and the ABI's) can read. */
+struct kt_kfacts *mapdb_index_kfacts(const struct mapdb *db);
+
 /* The highest syscall number of the tree's table, for "newer than the tree". */
 int mapdb_max_nr(const struct mapdb *db);
 

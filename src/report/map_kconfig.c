@@ -4,6 +4,11 @@
  * line for every option a required syscall or a kernel function needs, each under a comment naming what needs
  * it. What must not be set is said in comments that never start with "# CONFIG_": merge_config.sh reads such a
  * line as "is not set" and would switch the option off in the merged configuration.
+ *
+ * The fragment carries what its options need on allnoconfig (the closure, kneeds.h): the ABI's word size, and
+ * each option brought in by another's `depends on`, prompt, default or select, under a comment naming which and
+ * why. An option the closure finds cannot hold is left out with the reason, so that merge_config.sh keeps every
+ * value the fragment sets.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -32,6 +37,45 @@ static void hidden(FILE *out, const struct kneed_kconfig *k)
 	fputc('\n', out);
 }
 
+/* The line that sets a wanted option, or why the closure leaves it out. */
+static void set_line(FILE *out, const struct kneed *o, bool entry)
+{
+	if (!entry) {
+		fprintf(out, "#   (left out; to set it anyway: CONFIG_%s=y)\n", o->name);
+		return;
+	}
+	if (o->unmet) {
+		fprintf(out, "#   cannot hold on allnoconfig: %s\n", o->unmet);
+		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
+		return;
+	}
+	if (o->closed && o->final == 'n') {
+		fputs("#   left out: allnoconfig plus this fragment leaves it off\n", out);
+		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
+		return;
+	}
+	fprintf(out, "CONFIG_%s=y\n", o->name);
+}
+
+/* An option the closure brought in (or the ABI asked for): what needs it, and its line. */
+static void brought(FILE *out, const struct kneed *o)
+{
+	if (o->abi)
+		fprintf(out, "\n# %s: the ABI (the architecture's allnoconfig may answer another)\n", o->name);
+	else
+		fprintf(out, "\n# %s: for %s (%s %s)\n", o->name, o->because ? o->because : "?", o->how,
+			o->expr ? o->expr : "");
+	if (o->hidden) {
+		fprintf(out, "#   hidden: follows from the others (%s)\n", o->value == 'n' ? "off" : "on");
+		return;
+	}
+	if (o->value == 'n') {
+		fprintf(out, "# CONFIG_%s is not set\n", o->name);
+		return;
+	}
+	set_line(out, o, true);
+}
+
 static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed *o)
 {
 	if (!o->nneeded && !o->nprobed)
@@ -47,6 +91,10 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 			reached |= strchr(o->probed_by[i], ' ') != NULL;
 		fputs(reached ? "only failed calls need it: " : "only probes need it: ", out);
 		names(out, o->probed_by, o->nprobed);
+		if (o->closed && o->because) {
+			fprintf(out, "; set below all the same, for %s\n", o->because);
+			return;
+		}
 		fputs(reached ? " (every call of each failed), so it is left out\n"
 			      : " (every call failed with ENOSYS), so it is left out\n",
 		      out);
@@ -69,7 +117,7 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
 		return;
 	}
-	fprintf(out, "CONFIG_%s=y\n", o->name);
+	set_line(out, o, o->kc.entry);
 }
 
 /* The options of the kernel functions' files; one a syscall already sets is named once. */
@@ -106,7 +154,7 @@ static void functions(FILE *out, const struct fp_kernel_map *m)
 		else if (!f->kc.prompt)
 			fprintf(out, "#   hidden (%s): set by what selects it%s%s\n", f->kc.where,
 				f->kc.depends ? "; depends on " : "", f->kc.depends ? f->kc.depends : "");
-		fprintf(out, "CONFIG_%s=y\n", o->name);
+		set_line(out, o, f->kc.entry);
 	}
 }
 
@@ -121,6 +169,14 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	if (m->mismatch)
 		fprintf(out, "# version mismatch: %s\n", m->mismatch);
 	fputs("# use: scripts/kconfig/merge_config.sh .config THIS_FILE\n", out);
+	if (k->closure)
+		fprintf(out, "# closed over %s: %zu option%s brought in, each marked \"for\" what needs it\n", k->closure,
+			k->nbrought, k->nbrought == 1 ? "" : "s");
+	else
+		fprintf(out, "# not closed over Kconfig: %s\n", k->no_closure ? k->no_closure : "?");
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].abi && !k->v[i].hidden) /* a hidden one (X86, MMU) is on whatever the fragment says */
+			brought(out, &k->v[i]);
 	for (size_t i = 0; i < k->n; i++)
 		option(out, m, &k->v[i]);
 	for (size_t i = 0; i < k->n; i++) {
@@ -138,6 +194,14 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (size_t i = 0; i < k->nnotes; i++)
 		fprintf(out, "\n# %s: %s, not required\n", k->notes[i].item, k->notes[i].why);
 	functions(out, m);
+	if (k->nbrought)
+		fprintf(out, "\n# what the options above need on allnoconfig: %zu more\n", k->nbrought);
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kneed *o = &k->v[i];
+
+		if (o->closed && o->because && !o->nneeded && !o->nfuncs)
+			brought(out, o);
+	}
 	return ferror(out) ? -1 : 0;
 }
 
