@@ -108,7 +108,7 @@ fail:
  */
 static void take_chain(struct inv_file *f, const struct kfdb_file *c)
 {
-	if (c->why)
+	if (!c || c->why)
 		return;
 	f->options = xcalloc(c->nopts + 1, sizeof(char *));
 	for (size_t i = 0; i < c->nopts; i++)
@@ -185,7 +185,9 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 			r->in_headers++;
 			continue;
 		}
-		take_chain(inv__add(inv, file, KT_BUILT_IN), f);
+		/* an #included file's chain has its own #if: the unit listed is the includer, with the includer's */
+		long unit = f->included_by ? kfdb_file_index(db, f->included_by) : (long)row->file;
+		take_chain(inv__add(inv, file, KT_BUILT_IN), unit >= 0 ? kfdb_chain(db, (uint32_t)unit) : NULL);
 	}
 	inv->chains = true;
 	inv__sort(inv);

@@ -35,9 +35,10 @@ struct observer {
 	/* the options wanted on (Y or M) by any mapping, sorted, each once */
 	char **wanted;
 	size_t nwanted, capwanted;
-	/* the closure a mapping's needs carry (kneeds' via): option and the one that brought it in */
+	/* the closure the mappings' needs carry (kneeds' via): option and the one that brought it in */
 	char **via, **via_by;
-	size_t nvia, capvia;
+	size_t nvia, capvia, capvia_by;
+	const char *closure, *no_closure; /* kneeds': how it was made, or why not */
 };
 
 static struct mapdb *open_db(const struct inventory *inv)
@@ -95,21 +96,37 @@ static bool is_wanted(const struct observer *o, const char *name)
 	return o->nwanted && bsearch(&name, o->wanted, o->nwanted, sizeof(char *), cmp_str);
 }
 
-/* The options a mapping's needs want on; kept sorted (a few hundred at most). */
+static void add_via(struct observer *o, const char *name, const char *by)
+{
+	for (size_t i = 0; i < o->nvia; i++)
+		if (!strcmp(o->via[i], name))
+			return;
+	XGROW(o->via, o->capvia, o->nvia + 1);
+	XGROW(o->via_by, o->capvia_by, o->nvia + 1);
+	o->via[o->nvia] = xstrdup(name);
+	o->via_by[o->nvia++] = xstrdup(by);
+}
+
+/*
+ * The options a mapping's needs want on (kept sorted: a few hundred at most), and those their closure brings in
+ * on (kneeds' via; the ABI's own, 64BIT for x86_64, asked by the closure itself).
+ */
 static void take_needs(struct observer *o, const struct kneeds *k)
 {
+	if (k && k->closure && !o->closure)
+		o->closure = k->closure;
+	if (k && !k->closure && k->no_closure && !o->no_closure)
+		o->no_closure = k->no_closure;
 	for (size_t i = 0; k && i < k->n; i++) {
 		const struct kneed *e = &k->v[i];
 
-		if (e->want != KNEED_Y && e->want != KNEED_M)
-			continue; /* only probes reach it, or it is needed off: no code of it was used */
-		if (e->via) {
-			XGROW(o->via, o->capvia, o->nvia + 1);
-			XGROW(o->via_by, o->capvia, o->nvia + 1);
-			o->via[o->nvia] = xstrdup(e->name);
-			o->via_by[o->nvia++] = xstrdup(e->via->name);
+		if (e->closed && e->value == 'y' && e->want != KNEED_Y && e->want != KNEED_M) {
+			if (e->because || e->abi)
+				add_via(o, e->name, e->because ? e->because : "the ABI");
 			continue;
 		}
+		if (e->want != KNEED_Y && e->want != KNEED_M)
+			continue; /* only probes reach it, or it is needed off: no code of it was used */
 		if (is_wanted(o, e->name))
 			continue;
 		XGROW(o->wanted, o->capwanted, o->nwanted + 1);
@@ -209,13 +226,13 @@ static const char *bare(const char *name)
 }
 
 /*
- * The options reached: those the needs want on, then their closure over `depends on` and `select`: what the
- * needs carry (kneeds' via), else with a tree its Kconfig's closure (kt_index_closure()), else said not done.
+ * The options reached: those the needs want on, then their closure over `depends on` and `select` (kneeds: the
+ * tree's Kconfig, or the facts the database carries), which a configuration cannot leave out either.
  */
 static void close_options(struct observer *o)
 {
 	struct inventory *inv = o->inv;
-	size_t out = 0;
+	size_t out = 0, added = 0;
 
 	for (size_t i = 0; i < inv->nseen_opts; i++) {
 		struct inv_group *g = &inv->seen_opts[i];
@@ -223,43 +240,21 @@ static void close_options(struct observer *o)
 			inv->seen_opts[out++] = *g;
 			continue;
 		}
-		inv->off_only += g->hits[INV_SYSCALL] || g->hits[INV_REFINEMENT] || g->hits[INV_FUNCTION];
+		inv->off_only++;
 		free(g->name);
+		free(g->via);
 	}
 	inv->nseen_opts = out;
 	for (size_t i = 0; i < o->nwanted; i++)
 		inv__seen_opt(inv, o->wanted[i]);
 	for (size_t i = 0; i < o->nvia; i++)
-		inv__closure_opt(inv, o->via[i], o->via_by[i]);
-	if (o->nvia) {
-		inv->closure = xasprintf("the needs' closure over depends on and select (%zu options)", o->nvia);
-		return;
-	}
-	if (!o->db->idx) {
-		inv->closure = xstrdup("not closed over depends on and select: the built-in database has no Kconfig "
-				       "closure yet; give --kernel-src DIR for it");
-		return;
-	}
-	struct kt_want *kw = xcalloc(o->nwanted + 2, sizeof(*kw));
-	struct kt_closure cl = {0};
-	size_t n = 0, added = 0;
-	for (size_t i = 0; i < o->nwanted; i++)
-		kw[n++] = (struct kt_want){o->wanted[i], 'y'};
-	/* x86's allnoconfig answers 32-bit: the workload is x86_64 (as tailor's baselet says) */
-	if (!is_wanted(o, "64BIT"))
-		kw[n++] = (struct kt_want){"64BIT", 'y'};
-	kt_index_closure(o->db->idx, kw, n, &cl);
-	for (size_t i = 0; i < cl.nneeds; i++) {
-		const struct kt_need *k = &cl.needs[i];
-		if (k->how == KT_NEED_ROOT || k->how == KT_NEED_OFF || k->value != 'y' || is_wanted(o, k->option))
-			continue;
-		if (inv__closure_opt(inv, k->option, k->because ? k->because : "64BIT"))
-			added++;
-	}
-	inv->closure = xasprintf("closed over depends on and select by the tree's Kconfig: %zu options added%s", added,
-				 cl.nunmet ? "; some wanted values cannot hold there" : "");
-	kt_closure_release(&cl);
-	free(kw);
+		added += !is_wanted(o, o->via[i]) && inv__closure_opt(inv, o->via[i], o->via_by[i]);
+	if (o->closure)
+		inv->closure = xasprintf("closed over depends on and select by %s: %zu options brought in", o->closure,
+					 added);
+	else
+		inv->closure = xasprintf("not closed over depends on and select: %s",
+					 o->no_closure ? o->no_closure : "no closure was made");
 }
 
 static void observer_release(struct observer *o)
