@@ -203,6 +203,7 @@ $(BUILD)/obj/src/qemu/probe.o: $(BUILD)/gen/probe_init.h
 $(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
 $(BUILD)/obj/src/ktree/kt_reach_data.o: data/reach-map.tsv
 $(BUILD)/obj/src/kmap/kfuncdb_data.o: $(wildcard data/kfuncdb-*.tsv.gz)
+$(BUILD)/obj/src/inventory/sloc_data.o: data/sloc-6.1.tsv.gz
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)

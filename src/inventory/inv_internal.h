@@ -8,6 +8,11 @@
 
 /* Fills files[].sloc from the tree at tree, through the SLOC cache unless no_cache. */
 void inv__count_sloc(struct inv_file *files, size_t n, const char *tree, bool no_cache);
+/*
+ * Without a tree: files[].sloc from the built-in table of 6.1's files (data/sloc-6.1.tsv.gz, counted by the same
+ * rule); how many it had. *what (malloc'd) says where the counts come from, or why there are none.
+ */
+size_t inv__builtin_sloc(struct inv_file *files, size_t n, char **what);
 
 /* The file of a tree-relative path (binary search: files are sorted); NULL when not compiled. */
 struct inv_file *inv__file(struct inventory *inv, const char *path);

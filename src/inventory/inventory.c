@@ -390,8 +390,15 @@ struct inventory *inv_build(const struct inv_sources *src)
 		goto fail;
 	/* SLOC needs the sources: the tree, or a built tree (built in place) */
 	const char *tree = src->kernel_src ? src->kernel_src : src->build_dir;
-	if (tree)
+	if (tree) {
 		inv__count_sloc(inv->files, inv->nfiles, tree, src->no_cache);
+	} else if (src->running) {
+		char *what = NULL;
+		size_t had = inv__builtin_sloc(inv->files, inv->nfiles, &what);
+		inv->sloc_source = xasprintf("%s: %zu of %zu files%s", what ? what : "the built-in table", had,
+					     inv->nfiles, had ? "" : "; no SLOC without a tree");
+		free(what);
+	}
 	inv->cfg = cfg;
 	kt_compiled_free(c);
 	inv->seconds = now() - t0;
@@ -706,6 +713,7 @@ void inv_free(struct inventory *inv)
 	free(inv->version);
 	free(inv->limits);
 	free(inv->closure);
+	free(inv->sloc_source);
 	kt_config_free(inv->cfg);
 	inv__dwarf_free(inv);
 	inv__running_free(inv->running);

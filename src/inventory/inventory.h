@@ -89,6 +89,7 @@ struct inventory {
 	char *closure;		     /* how the options reached were closed over depends on and select, one line */
 	bool chains;		     /* files' chains are known: the always-built ones can be told apart */
 	bool no_sloc;		     /* no source to count: every SLOC is unknown (no tree) */
+	char *sloc_source;	     /* without a tree: where SLOC comes from (the built-in table), or NULL */
 	/* DWARF */
 	size_t dwarf_units, dwarf_funcs;
 	struct inv_running *running; /* --running's counts, or NULL */

@@ -250,8 +250,8 @@ static void close_options(struct observer *o)
 	for (size_t i = 0; i < o->nvia; i++)
 		added += !is_wanted(o, o->via[i]) && inv__closure_opt(inv, o->via[i], o->via_by[i]);
 	if (o->closure)
-		inv->closure = xasprintf("closed over depends on and select by %s: %zu options brought in", o->closure,
-					 added);
+		inv->closure =
+		    xasprintf("closed over depends on and select by %s: %zu options brought in", o->closure, added);
 	else
 		inv->closure = xasprintf("not closed over depends on and select: %s",
 					 o->no_closure ? o->no_closure : "no closure was made");

@@ -45,7 +45,7 @@ int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
 	const char **review = xcalloc(inv->nfiles + 1, sizeof(*review));
 	static const char *const kinds[] = {"candidate", "always-built", "gated"};
 	size_t *(*const lists[])(const struct inventory *, size_t *) = {inv_candidate_files, inv_always_files,
-									 inv_gated_files};
+									inv_gated_files};
 	for (size_t k = 0; inv->nfootprints && k < 3; k++) {
 		size_t n, *v = lists[k](inv, &n);
 		for (size_t i = 0; i < n; i++)

@@ -59,7 +59,9 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 	jsonw_string_field(w, "tree", inv->tree);
 	jsonw_string_field(w, "config", inv->config);
 	jsonw_string_field(w, "limits", inv->limits);
-	jsonw_string_field(w, "sloc_rule", inv->no_sloc && inv->nfiles ? "none: no SLOC without a tree" : inv_sloc_rule);
+	jsonw_string_field(w, "sloc_rule",
+			   inv->no_sloc && inv->nfiles ? "none: no SLOC without a tree" : inv_sloc_rule);
+	jsonw_string_field(w, "sloc_source", inv->sloc_source);
 	jsonw_string_field(w, "closure", inv->closure);
 	jsonw_u64_field(w, "options_not_reached_on_chains", inv->off_only);
 	jsonw_name(w, "compiled");

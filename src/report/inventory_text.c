@@ -108,10 +108,13 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	if (inv->limits)
 		strbuf_addf(sb, "  limits: %s\n", inv->limits);
 	if (inv->no_sloc && inv->nfiles)
-		strbuf_addstr(sb, "  SLOC: none: no SLOC without a tree (give --kernel-src DIR); options are ordered by the "
-				  "files they gate\n");
+		strbuf_addstr(
+		    sb, "  SLOC: none: no SLOC without a tree (give --kernel-src DIR); options are ordered by the "
+			"files they gate\n");
 	else
 		strbuf_addf(sb, "  SLOC: %s\n", inv_sloc_rule);
+	if (inv->sloc_source)
+		strbuf_addf(sb, "  SLOC from %s\n", inv->sloc_source);
 	if (!inv->nfootprints) {
 		strbuf_addstr(sb, "observed: no footprint given\n");
 		return;
@@ -131,10 +134,11 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	if (inv->closure)
 		strbuf_addf(sb, "  options: those the needs want on (y or m), %s\n", inv->closure);
 	if (inv->off_only)
-		strbuf_addf(sb,
-			    "  %zu options on the chains are not reached: only needed off (CLONE_BACKWARDS...), or only "
-			    "by probes and calls that all failed\n",
-			    inv->off_only);
+		strbuf_addf(
+		    sb,
+		    "  %zu options on the chains are not reached: only needed off (CLONE_BACKWARDS...), or only "
+		    "by probes and calls that all failed\n",
+		    inv->off_only);
 }
 
 static size_t limit(size_t n, size_t top)
@@ -184,8 +188,8 @@ static void candidates(struct strbuf *sb, const struct inventory *inv, size_t to
 	for (size_t i = 0; i < limit(n, top); i++) {
 		const struct inv_group *g = &inv->opts[c[i]];
 		size_t *f = inv_option_files(inv, c[i], &nf);
-		strbuf_addf(sb, "  candidate CONFIG_%-40s %-3s %6zu files %9ld SLOC\n", g->name, g->value ? g->value : "-",
-			    g->nfiles, g->sloc);
+		strbuf_addf(sb, "  candidate CONFIG_%-40s %-3s %6zu files %9ld SLOC\n", g->name,
+			    g->value ? g->value : "-", g->nfiles, g->sloc);
 		file_lines(sb, inv, f, nf, top ? 3 : 0, "      ");
 		free(f);
 	}

@@ -92,16 +92,13 @@ static bool starts(const struct strbuf *sb, const char *magic, size_t n)
 	return sb->len >= n && !memcmp(sb->buf, magic, n);
 }
 
-int kf_input_read_unpacked(const char *path, uint64_t limit, struct strbuf *out, char **why)
+int kf_unpack(const void *data, size_t len, uint64_t limit, struct strbuf *out, char **why)
 {
-	struct strbuf raw = STRBUF_INIT;
+	/* the decoders read a strbuf: this one borrows the bytes, and is never released */
+	const struct strbuf raw = {.buf = (char *)data, .len = len, .alloc = 0};
 	const char *w = NULL, *other = NULL;
 	char buf[96];
 
-	if (kf_input_read_all(path, limit, &raw, why) < 0) {
-		strbuf_release(&raw);
-		return -1;
-	}
 	if (starts(&raw, "\x1f\x8b", 2))
 		w = gunzip(&raw, limit, out, buf, sizeof(buf));
 	else if (starts(&raw, "\xfd\x37\x7a\x58\x5a\x00", 6)) /* 0xfd "7zXZ" 0 */
@@ -116,7 +113,6 @@ int kf_input_read_unpacked(const char *path, uint64_t limit, struct strbuf *out,
 		other = "lzma";
 	else
 		strbuf_add(out, raw.buf, raw.len);
-	strbuf_release(&raw);
 	if (other)
 		w = (snprintf(buf, sizeof(buf),
 			      "compressed with %s, which is not read (gzip and xz are): decompress it", other),
@@ -126,4 +122,18 @@ int kf_input_read_unpacked(const char *path, uint64_t limit, struct strbuf *out,
 		return -1;
 	}
 	return 0;
+}
+
+int kf_input_read_unpacked(const char *path, uint64_t limit, struct strbuf *out, char **why)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int r;
+
+	if (kf_input_read_all(path, limit, &raw, why) < 0) {
+		strbuf_release(&raw);
+		return -1;
+	}
+	r = kf_unpack(raw.buf, raw.len, limit, out, why);
+	strbuf_release(&raw);
+	return r;
 }
