@@ -26,6 +26,11 @@ static void row(struct strbuf *sb, const char *kind, const char *name, const cha
 	strbuf_addf(sb, ",%s\r\n", review ? review : "");
 }
 
+static const struct {
+	const char *name;
+	size_t *(*list)(const struct inventory *, size_t *);
+} reviews[] = {{"candidate", inv_candidate_files}, {"always-built", inv_always_files}, {"gated", inv_gated_files}};
+
 int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -43,13 +48,10 @@ int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
 	}
 	/* a file's review: a candidate, or unreached code no configuration removes (always-built, gated) */
 	const char **review = xcalloc(inv->nfiles + 1, sizeof(*review));
-	static const char *const kinds[] = {"candidate", "always-built", "gated"};
-	size_t *(*const lists[])(const struct inventory *, size_t *) = {inv_candidate_files, inv_always_files,
-									inv_gated_files};
-	for (size_t k = 0; inv->nfootprints && k < 3; k++) {
-		size_t n, *v = lists[k](inv, &n);
+	for (size_t k = 0; inv->nfootprints && k < sizeof(reviews) / sizeof(reviews[0]); k++) {
+		size_t n, *v = reviews[k].list(inv, &n);
 		for (size_t i = 0; i < n; i++)
-			review[v[i]] = kinds[k];
+			review[v[i]] = reviews[k].name;
 		free(v);
 	}
 	for (size_t i = 0; i < inv->nfiles; i++) {
