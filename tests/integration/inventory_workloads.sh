@@ -180,6 +180,16 @@ EOF
 # figures for the record: files listed as candidates out of all compiled (issue 23 said 2,264 of 2,285)
 jget "$T/tcp.run.json" '"# running tcp: %d candidate files, %d always built, %d gated, of %d; %d candidate options" % (len(d["review_candidates"]["files"]), len(d["review_candidates"]["always_built"]), len(d["review_candidates"]["gated_by_reached_options"]), len(d["files"]), len(d["review_candidates"]["options"]))'
 
+# the ASan/UBSan build (make check builds it) on the real workloads: every format, leak-free
+if [ -n "$KF_ASAN_BIN" ] && [ -x "$KF_ASAN_BIN" ]; then
+	for f in text json csv rst; do
+		check "asan: --running -F $f on the workloads" "$KF_ASAN_BIN" inventory --running -F "$f" -o "$T/asan.$f" \
+			$(for w in $workloads; do echo "$T/$w.json"; done)
+	done
+else
+	skip "inventory of the workloads under ASan" "no ASan build (KF_ASAN; make check builds it)"
+fi
+
 # a footprint from another host: its host_kernel says another release; the placement is the same
 python3 -c "
 import json, sys
