@@ -50,7 +50,8 @@ struct kneed {
 	size_t noff;
 	size_t nfuncs, nfuncs_off; /* kernel functions whose file needs it on, off */
 	struct kneed_kconfig kc;
-	/* the closure: set for the entries it brought in (via set), and for those it was asked (the wanted, the ABI's) */
+	/* the closure: set for the entries it brought in (via set), and for those it was asked (the wanted, the ABI's)
+	 */
 	const struct kneed *via; /* the entry whose condition brought this one in; NULL: asked for */
 	const char *because;	 /* via's name (kept when via is not an entry) */
 	const char *how;	 /* "depends on", "prompt if", "selects", "default", "must be off" (ktree.h) */

@@ -8,6 +8,7 @@
 
 #include "ktree/ktree.h"
 #include "abi/syscalls.h"
+#include "util/arena.h"
 
 /*
  * The map database: what a kernel tree says about every syscall of one ABI (the kt_syscall chains) and about
@@ -56,7 +57,7 @@ struct mapdb {
 	struct kt_section *own_secs;
 	size_t nsecs;
 	struct kt_kfacts *kfacts; /* a loaded database's Kconfig facts ("kconfig"); NULL: saved before them */
-	void *json;
+	struct arena mem;	  /* a loaded database's strings and lists */
 };
 
 /* Takes the index over (freed with the database). config: how the index was configured, for the header. */

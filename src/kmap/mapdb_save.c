@@ -142,6 +142,7 @@ static void section_record(json_writer_t *w, const struct kt_section *s)
 	put_str(w, "name", s->name);
 	put_str(w, "status", s->status);
 	put_strv(w, "maintainers", s->maintainers, s->nmaintainers);
+	put_strv(w, "reviewers", s->reviewers, s->nreviewers);
 	put_strv(w, "lists", s->lists, s->nlists);
 	jsonw_end_object(w);
 }

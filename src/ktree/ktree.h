@@ -85,7 +85,9 @@ struct kt_section {
 	char *status;	    /* S: line, e.g. "Maintained"; NULL when absent */
 	char **maintainers; /* M: lines, "Name <mail>" */
 	size_t nmaintainers;
-	char **lists; /* L: lines */
+	char **reviewers; /* R: lines, "Name <mail>" */
+	size_t nreviewers;
+	char **lists; /* L: lines, "list@host" with what follows ("(moderated for non-subscribers)") */
 	size_t nlists;
 };
 
@@ -386,7 +388,7 @@ struct kt_kfact {
 	size_t nmembers;
 };
 struct kt_kfacts;
-struct kt_kfacts *kt_kfacts_new(const char *arch); /* arch: $(SRCARCH), "x86" */
+struct kt_kfacts *kt_kfacts_new(const char *arch);		   /* arch: $(SRCARCH), "x86" */
 void kt_kfacts_add(struct kt_kfacts *f, const struct kt_kfact *k); /* copied; a name already there is kept */
 struct kt_kfacts *kt_kfacts_from_index(const struct kt_index *idx, const char *const *roots, size_t n);
 size_t kt_kfacts_count(const struct kt_kfacts *f);

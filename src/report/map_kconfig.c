@@ -16,6 +16,24 @@
 #include "kmap/kneeds.h"
 #include "report/map_report.h"
 
+/*
+ * A source condition in a comment, its options without "CONFIG_": merge_config.sh takes every line that names
+ * CONFIG_X as a word for X's requested value, and would warn that a comment is not in the final .config.
+ */
+static void unprefixed(FILE *out, const char *expr)
+{
+	for (const char *p = expr; *p;) {
+		const char *c = strstr(p, "CONFIG_");
+
+		if (!c) {
+			fputs(p, out);
+			break;
+		}
+		fwrite(p, 1, (size_t)(c - p), out);
+		p = c + strlen("CONFIG_");
+	}
+}
+
 static void names(FILE *out, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -76,6 +94,15 @@ static void brought(FILE *out, const struct kneed *o)
 	set_line(out, o, true);
 }
 
+/* Whether the closure brought an entry in for o: a hidden one of the ABI's (X86, MMU) is named only then. */
+static bool needs_of(const struct kneeds *k, const struct kneed *o)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].via == o)
+			return true;
+	return false;
+}
+
 static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed *o)
 {
 	if (!o->nneeded && !o->nprobed)
@@ -114,6 +141,10 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 	if (o->lacking) {
 		fprintf(out, "#   left out: the running kernel %s has it not set%s\n", m->run->release,
 			m->mismatch ? ", and it differs from the source tree" : "");
+		if (o->closed && o->because) { /* no CONFIG_ word here: merge_config.sh would read the comment too */
+			fprintf(out, "#   but set below all the same, for %s\n", o->because);
+			return;
+		}
 		fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
 		return;
 	}
@@ -149,6 +180,11 @@ static void functions(FILE *out, const struct fp_kernel_map *m)
 			fputs("#   named above for the syscalls\n", out);
 			continue;
 		}
+		if (f->kc.entry && k->closure && !o->closed) {
+			fputs("#   not in the database's Kconfig facts, so not closed: merge_config.sh may drop it\n", out);
+			fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
+			continue;
+		}
 		if (!f->kc.entry)
 			fputs("#   no Kconfig entry in the source tree: merge_config.sh will ignore it\n", out);
 		else if (!f->kc.prompt)
@@ -170,12 +206,12 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		fprintf(out, "# version mismatch: %s\n", m->mismatch);
 	fputs("# use: scripts/kconfig/merge_config.sh .config THIS_FILE\n", out);
 	if (k->closure)
-		fprintf(out, "# closed over %s: %zu option%s brought in, each marked \"for\" what needs it\n", k->closure,
-			k->nbrought, k->nbrought == 1 ? "" : "s");
+		fprintf(out, "# closed over %s: %zu option%s brought in, each marked \"for\" what needs it\n",
+			k->closure, k->nbrought, k->nbrought == 1 ? "" : "s");
 	else
 		fprintf(out, "# not closed over Kconfig: %s\n", k->no_closure ? k->no_closure : "?");
 	for (size_t i = 0; i < k->n; i++)
-		if (k->v[i].abi && !k->v[i].hidden) /* a hidden one (X86, MMU) is on whatever the fragment says */
+		if (k->v[i].abi && (!k->v[i].hidden || needs_of(k, &k->v[i])))
 			brought(out, &k->v[i]);
 	for (size_t i = 0; i < k->n; i++)
 		option(out, m, &k->v[i]);
@@ -188,9 +224,11 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		names(out, o->off_for, o->noff);
 		fputs(" (the alternative built when it is off); not set here\n", out);
 	}
-	for (size_t i = 0; i < k->nconds; i++)
-		fprintf(out, "\n# %s also needs: %s (%s)\n", k->conds[i].item,
-			k->conds[i].expr ? k->conds[i].expr : "?", k->conds[i].where ? k->conds[i].where : "?");
+	for (size_t i = 0; i < k->nconds; i++) {
+		fprintf(out, "\n# %s also needs: ", k->conds[i].item);
+		unprefixed(out, k->conds[i].expr ? k->conds[i].expr : "?");
+		fprintf(out, " (%s)\n", k->conds[i].where ? k->conds[i].where : "?");
+	}
 	for (size_t i = 0; i < k->nnotes; i++)
 		fprintf(out, "\n# %s: %s, not required\n", k->notes[i].item, k->notes[i].why);
 	functions(out, m);

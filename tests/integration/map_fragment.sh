@@ -3,7 +3,7 @@
 # its client, Python's HTTP server fetched with curl, files written and read on ext4. Each fragment (the built-in
 # database's) merged onto allnoconfig keeps every value it sets: it carries what its options depend on (BLOCK for
 # EXT4_FS, 64BIT for the x86_64 ABI), each marked with what needs it. The same options without the closure lose
-# some. With the source tree instead of the database, the closure (the same solver, reading the tree's Kconfig
+# some; so do the fragments of the whole x86_64 and i386 tables. With the source tree instead of the database, the closure (the same solver, reading the tree's Kconfig
 # rather than the facts the database carries) sets the same options.
 . "$(dirname "$0")/../lib.sh"
 
@@ -82,6 +82,19 @@ for w in tcp http ext4; do
 	else
 		skip "map_fragment: $w: tree and database agree" "$debconfig missing (apt-get install linux-config-6.1)"
 	fi
+done
+
+# the whole tables, x86_64 and i386 (whose rows the database maps as a 64-bit kernel runs them): every value kept;
+# a comment never names CONFIG_X (merge_config.sh takes any line naming it for X's requested value)
+for abi in x86_64 i386; do
+	"$KF" map --no-running --all-syscalls --abi $abi -F kconfig >"$T/$abi.kconfig" 2>"$T/$abi.err"
+	kconfig_merge "$src" "$kconf/fragment" "$T/$abi.kconfig" >"$T/$abi.merge" 2>&1
+	eq "map_fragment: every $abi syscall: merge_config.sh keeps all $(grep -c '^CONFIG_' "$T/$abi.kconfig") options set" 0 \
+		"$(grep -c 'not in final' "$T/$abi.merge")"
+	grep -A2 'not in final' "$T/$abi.merge" | head -n 12 | sed 's/^/#   /'
+	eq "map_fragment: every $abi syscall: no comment names an option the fragment sets as CONFIG_X" "" \
+		"$(grep '^#' "$T/$abi.kconfig" | grep -v '^# CONFIG_[A-Z0-9_]* is not set$' | grep -oE 'CONFIG_[A-Z0-9_]+' |
+			sort -u | while read -r c; do grep -q "^$c=" "$T/$abi.kconfig" && echo "$c"; done)"
 done
 
 # the closure's own marks: EXT4_FS brings BLOCK, X86_64 (mmap's, the ABI's) 64BIT
