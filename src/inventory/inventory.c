@@ -618,13 +618,16 @@ static const struct inv_group *opt_of(const struct inventory *inv, const char *n
 	return inv->nopts ? bsearch(&key, inv->opts, inv->nopts, sizeof(key), cmp_group) : NULL;
 }
 
-/* An unreached file's kind: 0 reached, 1 a candidate, 2 always built, 3 gated by reached options only. */
+/*
+ * An unreached file's kind: 0 reached, 1 a candidate, 2 always built, 3 gated by reached options only, 4 its
+ * chain unknown where others are known (the database has none for a .S file).
+ */
 static int kind_of(const struct inventory *inv, const struct inv_file *f)
 {
 	if (seen(f->hits))
 		return 0;
 	if (!f->chain)
-		return 1; /* nothing known of its chain: it may be removable */
+		return inv->chains ? 4 : 1; /* without any chain, every unreached file may be removable */
 	if (f->always)
 		return 2;
 	for (size_t j = 0; j < f->noptions; j++) {
@@ -661,6 +664,11 @@ size_t *inv_always_files(const struct inventory *inv, size_t *n)
 size_t *inv_gated_files(const struct inventory *inv, size_t *n)
 {
 	return files_of_kind(inv, 3, n);
+}
+
+size_t *inv_unknown_files(const struct inventory *inv, size_t *n)
+{
+	return files_of_kind(inv, 4, n);
 }
 
 size_t *inv_option_files(const struct inventory *inv, size_t opt, size_t *n)

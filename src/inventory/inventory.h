@@ -127,7 +127,7 @@ void inv_free(struct inventory *inv);
 /*
  * Review candidates: indices of compiled options that no observation reached (nor the closure of those reached),
  * by the code they gate (SLOC, then files), largest first; and of the files no observation reached that such an
- * option gates (every unreached file when chains are unknown), by SLOC. malloc'd; *n set.
+ * option gates (every unreached file when no chain is known), by SLOC. malloc'd; *n set.
  */
 size_t *inv_candidate_opts(const struct inventory *inv, size_t *n);
 size_t *inv_candidate_files(const struct inventory *inv, size_t *n);
@@ -139,6 +139,8 @@ size_t *inv_option_files(const struct inventory *inv, size_t opt, size_t *n);
  */
 size_t *inv_always_files(const struct inventory *inv, size_t *n);
 size_t *inv_gated_files(const struct inventory *inv, size_t *n);
+/* Files no observation reached whose chain is unknown while others' are known (the database's .S and lib/ files). */
+size_t *inv_unknown_files(const struct inventory *inv, size_t *n);
 /* The caution every candidate list carries. */
 extern const char inv_caution[];
 

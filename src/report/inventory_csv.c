@@ -29,7 +29,10 @@ static void row(struct strbuf *sb, const char *kind, const char *name, const cha
 static const struct {
 	const char *name;
 	size_t *(*list)(const struct inventory *, size_t *);
-} reviews[] = {{"candidate", inv_candidate_files}, {"always-built", inv_always_files}, {"gated", inv_gated_files}};
+} reviews[] = {{"candidate", inv_candidate_files},
+	       {"always-built", inv_always_files},
+	       {"gated", inv_gated_files},
+	       {"chain-unknown", inv_unknown_files}};
 
 int inv_render_csv(const struct inventory *inv, size_t top, FILE *out)
 {

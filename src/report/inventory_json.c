@@ -159,6 +159,7 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 	if (inv->chains) {
 		files(w, inv, "always_built", inv_always_files);
 		files(w, inv, "gated_by_reached_options", inv_gated_files);
+		files(w, inv, "chain_unknown", inv_unknown_files);
 	}
 	jsonw_end_object(w);
 	jsonw_end_object(w);

@@ -215,6 +215,17 @@ static void candidates(struct strbuf *sb, const struct inventory *inv, size_t to
 		    n, sum_sloc(inv, c, n), top && top < n ? " (top)" : "");
 	file_lines(sb, inv, c, n, top, "  gated ");
 	free(c);
+	c = inv_unknown_files(inv, &n);
+	if (n) {
+		strbuf_addf(
+		    sb,
+		    "\nchain unknown: %zu files no observation reached have no complete Makefile chain in the "
+		    "database (.S files; lib/, which no Makefile it read descends into): whether a configuration "
+		    "removes them is not known, %ld SLOC%s\n",
+		    n, sum_sloc(inv, c, n), top && top < n ? " (top)" : "");
+		file_lines(sb, inv, c, n, top, "  unknown ");
+	}
+	free(c);
 }
 
 int inv_render_text(const struct inventory *inv, size_t top, FILE *out)

@@ -135,7 +135,10 @@ for p in ("kernel/sched/core.c", "fs/namei.c", "kernel/sched/fair.c", "mm/page_a
 assert all(files[p]["always_built"] and not files[p]["options"] for p in rc["always_built"])
 # every unreached file is in exactly one list
 seen = {p for p, f in files.items() if f["observed_by"]}
-lists = [set(rc["files"]), set(rc["always_built"]), set(rc["gated_by_reached_options"])]
+lists = [set(rc["files"]), set(rc["always_built"]), set(rc["gated_by_reached_options"]), set(rc["chain_unknown"])]
+# a candidate is under an option no observation reached
+cand_opts = set(rc["options"])
+assert all(set(files[p]["options"]) & cand_opts for p in rc["files"]), [p for p in rc["files"] if not set(files[p]["options"]) & cand_opts][:5]
 assert sum(map(len, lists)) == len(set.union(*lists)) == len(files) - len(seen)
 EOF
 	if [ "$3" = ext4 ] || [ "$3" = all ]; then
