@@ -81,14 +81,15 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 	}
 	free(c);
 	if (inv->nfootprints && inv->chains) {
-		size_t na, ng;
+		size_t na, ng, nu;
 		free(inv_always_files(inv, &na));
 		free(inv_gated_files(inv, &ng));
+		free(inv_unknown_files(inv, &nu));
 		strbuf_addf(&sb,
 			    "\nNot removable by configuration: %zu files no observation reached are compiled "
 			    "unconditionally (no option on their Makefile chain), %zu are gated only by options the "
-			    "workload reached.\n",
-			    na, ng);
+			    "workload reached; of %zu the chain is not known.\n",
+			    na, ng, nu);
 	}
 	int r = rpt_flush(&sb, out);
 
