@@ -136,9 +136,9 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	if (inv->off_only)
 		strbuf_addf(
 		    sb,
-		    "  %zu options on the chains are not reached: only needed off (CLONE_BACKWARDS...), or only "
-		    "by probes and calls that all failed\n",
-		    inv->off_only);
+		    "  %zu option%s on the chains not reached: only needed off (CLONE_BACKWARDS...), or only by "
+		    "probes and calls that all failed\n",
+		    inv->off_only, inv->off_only == 1 ? "" : "s");
 }
 
 static size_t limit(size_t n, size_t top)
