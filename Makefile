@@ -8,8 +8,8 @@ APT_BUILD := gcc make pkg-config zlib1g-dev libbpf-dev bpftool clang llvm libelf
 APT_TEST  := libcmocka-dev libjson-c-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
-             qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs
-APT_MAP   := linux-source-6.1 cscope xz-utils bc flex bison cpio
+             qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs curl
+APT_MAP   := linux-source-6.1 linux-config-6.1 cscope xz-utils bc flex bison cpio
 APT_ALL   := $(APT_BUILD) $(APT_TEST) $(APT_MAP)
 # Only for make check-long and make bench-boot (deps-long): arm64 guests under TCG. The aarch64 /init is built by
 # clang (APT_BUILD) and linked by binutils-aarch64-linux-gnu: gcc-aarch64-linux-gnu would remove gcc-multilib.
@@ -203,6 +203,7 @@ $(BUILD)/obj/src/qemu/probe.o: $(BUILD)/gen/probe_init.h
 $(BUILD)/obj/src/kmap/mapdb_data.o: $(wildcard data/mapdb-*.json)
 $(BUILD)/obj/src/ktree/kt_reach_data.o: data/reach-map.tsv
 $(BUILD)/obj/src/kmap/kfuncdb.o: $(wildcard data/kfuncdb-*.tsv.gz)
+$(BUILD)/obj/src/inventory/sloc_data.o: data/sloc-6.1.tsv.gz
 .PHONY: mapdb
 mapdb: all
 	sh data/gen-mapdb.sh $(BUILD)/kfootprint $(KSRC)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the built-in map databases data/mapdb-6.1-x86_64.json, data/mapdb-6.1-i386.json and
-# data/kfuncdb-6.1-x86_64.tsv.gz with kfootprint itself (`make mapdb`, or: sh data/gen-mapdb.sh build/kfootprint [TREE]).
+# data/kfuncdb-6.1-x86_64.tsv.gz (and data/sloc-6.1.tsv.gz) with kfootprint itself (`make mapdb`, or: sh data/gen-mapdb.sh build/kfootprint [TREE]).
 #
 # TREE is a Linux 6.1 source tree; by default the one of Debian's linux-source-6.1 package, extracted from
 # /usr/src/linux-source-6.1.tar.xz into a temporary directory. The chains are evaluated with Debian's own
@@ -41,3 +41,14 @@ gzip -9n <"$out/kfuncdb-6.1-x86_64.tsv.tmp" >"$out/kfuncdb-6.1-x86_64.tsv.gz"
 echo "gen-mapdb: $out/kfuncdb-6.1-x86_64.tsv.gz: $(grep -c '^D' "$out/kfuncdb-6.1-x86_64.tsv.tmp") definitions," \
 	"$(grep -c '^F' "$out/kfuncdb-6.1-x86_64.tsv.tmp") files, $(wc -c <"$out/kfuncdb-6.1-x86_64.tsv.gz") bytes"
 rm -f "$out/kfuncdb-6.1-x86_64.tsv.tmp"
+# The SLOC of every file Debian's configuration compiles, for `inventory --running` without a tree: kfootprint's
+# own count (src/inventory/sloc.c), path and SLOC by path, gzip'd as above.
+if [ -f "$debconfig" ]; then
+	{
+		printf 'kfootprint-sloc/1\t%s\tlinux-source-6.1 with linux-config-6.1 config.amd64_none_amd64\n' \
+			"$(zcat "$out/kfuncdb-6.1-x86_64.tsv.gz" | head -n 1 | cut -f 2)"
+		"$kf" inventory --kernel-src "$tree" --config "$debconfig" --no-cache -F csv |
+			awk -F, 'NR > 1 && $1 == "file" && $4 != "" { print $2 "\t" $4 }'
+	} | gzip -9n >"$out/sloc-6.1.tsv.gz"
+	echo "gen-mapdb: $out/sloc-6.1.tsv.gz: $(zcat "$out/sloc-6.1.tsv.gz" | tail -n +2 | wc -l) files, $(wc -c <"$out/sloc-6.1.tsv.gz") bytes"
+fi

@@ -26,7 +26,7 @@ static const struct kf_option options[] = {
 	0, "kernel-src", O, kernel_src, "DIR",
 	"the kernel source tree: its Kbuild is evaluated with --config (and gives SLOC and options to the others)"),
     OPT_STRING(0, "config", O, config, "FILE",
-	       "the .config (plain or gzip'd) the tree is built with (default DIR/.config; with --running "
+	       "the .config (plain, gzip'd or xz'd) the tree is built with (default DIR/.config; with --running "
 	       "/proc/config.gz)"),
     OPT_STRING(0, "build-dir", O, build_dir, "DIR", "a built tree: the exact list from its .o.cmd files"),
     OPT_STRING(0, "vmlinux", O, vmlinux, "FILE",
@@ -115,10 +115,12 @@ const struct kf_command kf_cmd_inventory = {
     .description =
 	"What a kernel compiles - from a tree and its .config (--kernel-src, --config), a built tree (--build-dir),\n"
 	"a debug vmlinux (--vmlinux) or the running kernel (--running) - per Kconfig option, directory and file\n"
-	"with its SLOC, against what the footprints (merged) reached: files and options of their syscalls, of\n"
-	"what the calls reached (refinements) and of kernel functions. Compiled options and files no observation\n"
-	"reached are listed by SLOC as review candidates: never proof that they can go (ENOSYS probes, boot and\n"
-	"recovery paths, other workloads).",
+	"with its SLOC, against what the footprints (merged, and annotated as map annotates them) reached: files\n"
+	"and options of their syscalls, of what the calls reached (refinements) and of kernel functions. First\n"
+	"the compiled options no observation reached (nor the closure of those reached over depends on and\n"
+	"select), by the code they gate, with their files; then, apart, the unreached files no configuration\n"
+	"removes (always built, or gated only by reached options). These are review candidates: never proof that\n"
+	"they can go (ENOSYS probes, boot and recovery paths, other workloads).",
     .options = options,
     .opts_size = sizeof(struct inventory_opts),
     .examples = "  kfootprint inventory --kernel-src /usr/src/linux --config /boot/config-6.1.0-13-amd64 ls.json\n"

@@ -264,10 +264,10 @@ struct trace_recorder;
 struct kind_annotator;
 struct kind_report;
 
-/* What a kind tells of its items (struct fp_kind's observe). */
+/* What a kind tells of its items (its annotator's observe, kmap/annotate.h), for inventory. */
 struct fp_observer {
 	/* One item: what it is, the kernel function it is (for a placement by DWARF; or NULL), its count, and where
-	 * the annotate stage placed it when the footprint was saved (fp_annot.loaded; NULL: not placed). */
+	 * the kind's annotator placed it (NULL: not placed). */
 	void (*item)(struct fp_observer *o, const char *what, const char *function, uint64_t n,
 		     const struct fp_kplace *at);
 	bool incomplete; /* set by the kind: its part does not hold every item (sampled) */
@@ -293,8 +293,6 @@ struct fp_kind {
 	const struct trace_recorder *recorder;	/* how `record` records it (trace.h) */
 	const struct kind_annotator *annotator; /* how the annotate stage maps it (kmap/annotate.h) */
 	const struct kind_report *report;	/* its sections of the reports and maps (report/kind_report.h) */
-	/* Tells o of each item of fp's part, for inventory (which counts where each was placed); NULL: none. */
-	void (*observe)(const struct footprint *fp, struct fp_observer *o);
 };
 
 /* The kinds, in the order their members are written; NULL-terminated. */

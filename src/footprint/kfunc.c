@@ -410,20 +410,6 @@ static void write_json(json_writer_t *w, const struct footprint *fp)
 }
 
 /* Inventory's view: each function where the annotate stage placed it; a sampled set is not every function. */
-static void observe(const struct footprint *fp, struct fp_observer *o)
-{
-	struct fp_kfunc **f;
-
-	if (!fp_kfuncs_of(fp))
-		return;
-	if (!fp_kfuncs_of(fp)->exhaustive)
-		o->incomplete = true;
-	f = fp_kfuncs_sorted(fp);
-	for (size_t i = 0; f && f[i]; i++)
-		o->item(o, f[i]->name, f[i]->name, f[i]->hits, f[i]->annot.loaded);
-	free(f);
-}
-
 /* The kind's parts in the stages above the model (declared there; an incomplete type is all a row needs). */
 extern const struct trace_recorder trace_recorder_kfuncs; /* trace/kfuncs.c */
 extern const struct kind_annotator kfmap_annotator;	  /* kmap/kfmap.c */
@@ -438,5 +424,4 @@ const struct fp_kind fp_kind_kfuncs = {
     .recorder = &trace_recorder_kfuncs,
     .annotator = &kfmap_annotator,
     .report = &kfuncs_report,
-    .observe = observe,
 };

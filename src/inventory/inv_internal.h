@@ -8,6 +8,11 @@
 
 /* Fills files[].sloc from the tree at tree, through the SLOC cache unless no_cache. */
 void inv__count_sloc(struct inv_file *files, size_t n, const char *tree, bool no_cache);
+/*
+ * Without a tree: files[].sloc from the built-in table of 6.1's files (data/sloc-6.1.tsv.gz, counted by the same
+ * rule); how many it had. *what (malloc'd) says where the counts come from, or why there are none.
+ */
+size_t inv__builtin_sloc(struct inv_file *files, size_t n, char **what);
 
 /* The file of a tree-relative path (binary search: files are sorted); NULL when not compiled. */
 struct inv_file *inv__file(struct inventory *inv, const char *path);
@@ -21,6 +26,11 @@ void inv__sort(struct inventory *inv);
  */
 void inv__observe(struct inventory *inv, enum inv_by by, const char *file, const char *const *opts, size_t nopts,
 		  uint64_t n, const char *what);
+
+/* The option an observed chain names, made on first use. */
+struct inv_group *inv__seen_opt(struct inventory *inv, const char *name);
+/* An option of the closure only, brought in by by; false when it was reached already. */
+bool inv__closure_opt(struct inventory *inv, const char *name, const char *by);
 
 /* The DWARF side (inv_dwarf.c): units as files, functions counted per file; names to files for functions. */
 int inv__dwarf(struct inventory *inv, const char *vmlinux, bool add_files);

@@ -101,6 +101,21 @@ fail:
 	return NULL;
 }
 
+/*
+ * The options of the database's chain (those that must be on: "!X" needs X off, which removes nothing); a chain
+ * with none is compiled whenever its directory is. A chain the database could not complete stays unknown.
+ */
+static void take_chain(struct inv_file *f, const struct kfdb_file *c)
+{
+	if (!c || c->why)
+		return;
+	f->options = xcalloc(c->nopts + 1, sizeof(char *));
+	for (size_t i = 0; i < c->nopts; i++)
+		if (!c->opts[i][strspn(c->opts[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
+			f->options[f->noptions++] = xstrdup(c->opts[i]);
+	f->chain = true;
+}
+
 static bool same_series(const char *a, const char *b)
 {
 	int a1, a2, b1, b2;
@@ -169,8 +184,11 @@ int inv__from_running(struct inventory *inv, const struct inv_sources *src, cons
 			r->in_headers++;
 			continue;
 		}
-		inv__add(inv, file, KT_BUILT_IN);
+		/* an #included file's chain has its own #if: the unit listed is the includer, with the includer's */
+		long unit = f->included_by ? kfdb_file_index(db, f->included_by) : (long)row->file;
+		take_chain(inv__add(inv, file, KT_BUILT_IN), unit >= 0 ? kfdb_chain(db, (uint32_t)unit) : NULL);
 	}
+	inv->chains = true;
 	inv__sort(inv);
 	ret = 0;
 out:

@@ -162,7 +162,7 @@ static struct kt_config *load_config(const struct inv_sources *src, char **used)
 	}
 	struct kt_config *cfg = kt_config_load_gz(path, &err);
 	if (!cfg) {
-		error("--config '%s': %s", path, err ? err : "cannot read");
+		error("--config '%s': %s", path, err);
 		free(err);
 		free(own);
 		return NULL;
@@ -191,12 +191,14 @@ static void take_options(struct inventory *inv, const struct kt_compiled *c)
 {
 	for (size_t i = 0; i < c->nfiles; i++) {
 		struct inv_file *f = inv__file(inv, c->files[i].path);
-		if (!f || f->noptions)
+		if (!f || f->chain)
 			continue;
 		f->options = xcalloc(c->files[i].noptions + 1, sizeof(char *));
 		for (size_t j = 0; j < c->files[i].noptions; j++)
 			f->options[f->noptions++] = xstrdup(c->files[i].options[j]);
+		f->chain = true;
 	}
+	inv->chains = true;
 }
 
 static void add_compiled(struct inventory *inv, const struct kt_compiled *c)
@@ -388,8 +390,15 @@ struct inventory *inv_build(const struct inv_sources *src)
 		goto fail;
 	/* SLOC needs the sources: the tree, or a built tree (built in place) */
 	const char *tree = src->kernel_src ? src->kernel_src : src->build_dir;
-	if (tree)
+	if (tree) {
 		inv__count_sloc(inv->files, inv->nfiles, tree, src->no_cache);
+	} else if (src->running) {
+		char *what = NULL;
+		size_t had = inv__builtin_sloc(inv->files, inv->nfiles, &what);
+		inv->sloc_source = xasprintf("%s: %zu of %zu files%s", what ? what : "the built-in table", had,
+					     inv->nfiles, had ? "" : "; no SLOC without a tree");
+		free(what);
+	}
 	inv->cfg = cfg;
 	kt_compiled_free(c);
 	inv->seconds = now() - t0;
@@ -404,7 +413,7 @@ fail:
 
 /* ---- observations ------------------------------------------------------------------------------------ */
 
-static struct inv_group *seen_opt(struct inventory *inv, const char *name)
+struct inv_group *inv__seen_opt(struct inventory *inv, const char *name)
 {
 	for (size_t i = 0; i < inv->nseen_opts; i++)
 		if (!strcmp(inv->seen_opts[i].name, name))
@@ -414,6 +423,16 @@ static struct inv_group *seen_opt(struct inventory *inv, const char *name)
 	memset(g, 0, sizeof(*g));
 	g->name = xstrdup(name);
 	return g;
+}
+
+bool inv__closure_opt(struct inventory *inv, const char *name, const char *by)
+{
+	for (size_t i = 0; i < inv->nseen_opts; i++)
+		if (!strcmp(inv->seen_opts[i].name, name))
+			return false;
+	struct inv_group *g = inv__seen_opt(inv, name);
+	g->via = xstrdup(by);
+	return true;
 }
 
 void inv__observe(struct inventory *inv, enum inv_by by, const char *file, const char *const *opts, size_t nopts,
@@ -426,7 +445,7 @@ void inv__observe(struct inventory *inv, enum inv_by by, const char *file, const
 			o += 7;
 		if (!*o || o[strspn(o, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
 			continue; /* "!X" (needs X off) and compound conditions name no option that is used */
-		seen_opt(inv, o)->hits[by] += n;
+		inv__seen_opt(inv, o)->hits[by] += n;
 	}
 	if (!file) {
 		inv->unmapped[by]++;
@@ -503,6 +522,13 @@ void inv_finish(struct inventory *inv)
 	size_t np = 0, cap = 1;
 	struct pair *p = xmalloc(sizeof(*p)); /* never NULL: qsort's pointer must not be, even for no element */
 
+	inv->no_sloc = true;
+	for (size_t i = 0; i < inv->nfiles; i++) {
+		inv->files[i].always = inv->files[i].chain && !inv->files[i].noptions;
+		if (inv->files[i].sloc >= 0)
+			inv->no_sloc = false;
+	}
+
 	for (size_t i = 0; i < inv->nfiles; i++)
 		for (size_t j = 0; j < inv->files[i].noptions; j++) {
 			XGROW(p, cap, np + 1);
@@ -523,6 +549,8 @@ void inv_finish(struct inventory *inv)
 			g = bsearch(&key, inv->opts, inv->nopts, sizeof(key), cmp_group);
 		}
 		g->observed = true;
+		if (inv->seen_opts[i].via && !g->via)
+			g->via = xstrdup(inv->seen_opts[i].via);
 		for (int b = 0; b < INV_NBY; b++)
 			if (!g->nseen) /* the files' hits already count what reached a file under it */
 				g->hits[b] += inv->seen_opts[i].hits[b];
@@ -556,6 +584,8 @@ static int cmp_opt_sloc(const void *a, const void *b)
 
 	if (x->sloc != y->sloc)
 		return x->sloc < y->sloc ? 1 : -1;
+	if (x->nfiles != y->nfiles) /* without SLOC (no tree), the files it gates */
+		return x->nfiles < y->nfiles ? 1 : -1;
 	return strcmp(x->name, y->name);
 }
 
@@ -581,14 +611,82 @@ size_t *inv_candidate_opts(const struct inventory *inv, size_t *n)
 	return v;
 }
 
-size_t *inv_candidate_files(const struct inventory *inv, size_t *n)
+static const struct inv_group *opt_of(const struct inventory *inv, const char *name)
+{
+	struct inv_group key = {.name = (char *)name};
+
+	return inv->nopts ? bsearch(&key, inv->opts, inv->nopts, sizeof(key), cmp_group) : NULL;
+}
+
+/*
+ * An unreached file's kind: 0 reached, 1 a candidate, 2 always built, 3 gated by reached options only, 4 its
+ * chain unknown where others are known (the database has none for a .S file).
+ */
+static int kind_of(const struct inventory *inv, const struct inv_file *f)
+{
+	if (seen(f->hits))
+		return 0;
+	if (!f->chain)
+		return inv->chains ? 4 : 1; /* without any chain, every unreached file may be removable */
+	if (f->always)
+		return 2;
+	for (size_t j = 0; j < f->noptions; j++) {
+		const struct inv_group *g = opt_of(inv, f->options[j]);
+		if (g && !g->observed)
+			return 1;
+	}
+	return 3;
+}
+
+static size_t *files_of_kind(const struct inventory *inv, int kind, size_t *n)
 {
 	size_t *v = xcalloc(inv->nfiles + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; i < inv->nfiles; i++)
-		if (!seen(inv->files[i].hits))
+		if (kind_of(inv, &inv->files[i]) == kind)
 			v[(*n)++] = i;
+	sort_inv = inv;
+	qsort(v, *n, sizeof(*v), cmp_file_sloc);
+	return v;
+}
+
+size_t *inv_candidate_files(const struct inventory *inv, size_t *n)
+{
+	return files_of_kind(inv, 1, n);
+}
+
+size_t *inv_always_files(const struct inventory *inv, size_t *n)
+{
+	return files_of_kind(inv, 2, n);
+}
+
+size_t *inv_gated_files(const struct inventory *inv, size_t *n)
+{
+	return files_of_kind(inv, 3, n);
+}
+
+size_t *inv_unknown_files(const struct inventory *inv, size_t *n)
+{
+	return files_of_kind(inv, 4, n);
+}
+
+size_t *inv_option_files(const struct inventory *inv, size_t opt, size_t *n)
+{
+	size_t *v = xcalloc(inv->nfiles + 1, sizeof(*v));
+	const char *name = inv->opts[opt].name;
+
+	*n = 0;
+	for (size_t i = 0; i < inv->nfiles; i++) {
+		const struct inv_file *f = &inv->files[i];
+		if (seen(f->hits))
+			continue;
+		for (size_t j = 0; j < f->noptions; j++)
+			if (!strcmp(f->options[j], name)) {
+				v[(*n)++] = i;
+				break;
+			}
+	}
 	sort_inv = inv;
 	qsort(v, *n, sizeof(*v), cmp_file_sloc);
 	return v;
@@ -596,8 +694,10 @@ size_t *inv_candidate_files(const struct inventory *inv, size_t *n)
 
 static void groups_free(struct inv_group *g, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(g[i].name);
+		free(g[i].via);
+	}
 	free(g);
 }
 
@@ -620,6 +720,8 @@ void inv_free(struct inventory *inv)
 	free(inv->config);
 	free(inv->version);
 	free(inv->limits);
+	free(inv->closure);
+	free(inv->sloc_source);
 	kt_config_free(inv->cfg);
 	inv__dwarf_free(inv);
 	inv__running_free(inv->running);

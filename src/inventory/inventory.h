@@ -30,8 +30,10 @@ struct inv_file {
 	enum kt_built built;
 	bool generated, assembler;
 	long sloc;	/* code lines (inv_sloc()); -1 when there is no source to count */
-	char **options; /* options on its path from the top Kbuild (tree and config only) */
+	char **options; /* options on its path from the top Kbuild (a tree and config, or a database's chain) */
 	size_t noptions;
+	bool chain;  /* options is its whole chain: known (a tree with a configuration, the database's chain) */
+	bool always; /* a chain without an option: compiled whenever the kernel is, not removable by configuration */
 	uint32_t nfuncs;	/* DWARF: functions defined in the file (with code or inlined) */
 	long func_lines;	/* DWARF: lines those functions span (union of their ranges) */
 	uint64_t hits[INV_NBY]; /* observations reaching the file: calls, reached calls, function hits */
@@ -45,8 +47,9 @@ struct inv_group {
 	size_t nfiles; /* compiled files */
 	size_t nseen;  /* of those, observed */
 	uint64_t hits[INV_NBY];
-	bool observed;	   /* a file under it was observed, or an observed chain names the option */
+	bool observed;	   /* a file under it was observed, or the needs want it on, or their closure */
 	const char *value; /* options: the configuration's value ("y", "m"), NULL when unknown */
+	char *via;	   /* options: in the closure only, brought in by this option's depends on or select */
 };
 
 /* --running: how the running kernel's function names were placed in files (inv_running.c). */
@@ -82,6 +85,11 @@ struct inventory {
 	uint64_t nobs[INV_NBY];	     /* distinct observations read (syscalls, refinements, functions) */
 	uint64_t unmapped[INV_NBY];  /* of those, with no file to place them in */
 	uint64_t elsewhere[INV_NBY]; /* placed in a file that is not in the compiled list */
+	size_t off_only;	     /* options the chains name that no need wants on: needed off, or by probes only */
+	char *closure;		     /* how the options reached were closed over depends on and select, one line */
+	bool chains;		     /* files' chains are known: the always-built ones can be told apart */
+	bool no_sloc;		     /* no source to count: every SLOC is unknown (no tree) */
+	char *sloc_source;	     /* without a tree: where SLOC comes from (the built-in table), or NULL */
 	/* DWARF */
 	size_t dwarf_units, dwarf_funcs;
 	struct inv_running *running; /* --running's counts, or NULL */
@@ -117,11 +125,22 @@ void inv_finish(struct inventory *inv);
 void inv_free(struct inventory *inv);
 
 /*
- * Review candidates: indices of compiled options (files) that no observation reached, by SLOC, largest first.
- * malloc'd; *n set.
+ * Review candidates: indices of compiled options that no observation reached (nor the closure of those reached),
+ * by the code they gate (SLOC, then files), largest first; and of the files no observation reached that such an
+ * option gates (every unreached file when no chain is known), by SLOC. malloc'd; *n set.
  */
 size_t *inv_candidate_opts(const struct inventory *inv, size_t *n);
 size_t *inv_candidate_files(const struct inventory *inv, size_t *n);
+/* Of those, the candidate files under option opt (an index in inv->opts), by SLOC. */
+size_t *inv_option_files(const struct inventory *inv, size_t opt, size_t *n);
+/*
+ * Files no observation reached that no configuration removes, by SLOC: compiled unconditionally (no option on
+ * their chain: inv_file.always), or gated only by options the workload reached.
+ */
+size_t *inv_always_files(const struct inventory *inv, size_t *n);
+size_t *inv_gated_files(const struct inventory *inv, size_t *n);
+/* Files no observation reached whose chain is unknown while others' are known (the database's .S and lib/ files). */
+size_t *inv_unknown_files(const struct inventory *inv, size_t *n);
 /* The caution every candidate list carries. */
 extern const char inv_caution[];
 

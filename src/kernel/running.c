@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The running kernel: release, /proc/config.gz and the syscall entry points in /proc/kallsyms. */
+/*
+ * The running kernel: release, /proc/config.gz (or a configuration given: plain, gzip'd or xz'd) and the syscall
+ * entry points in /proc/kallsyms.
+ */
 #include "kernel/running.h"
 
 #include <errno.h>
@@ -7,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <zlib.h>
 
+#include "util/input.h"
+#include "util/strbuf.h"
+#include "util/unpack.h"
 #include "util/xalloc.h"
 
 struct kf_cfg {
@@ -55,27 +60,26 @@ static int sym_cmp(const void *a, const void *b)
  */
 static void load_config(struct kf_running *r, const char *path)
 {
-	gzFile gz = gzopen(path, "rb");
-	char line[4096];
+	struct strbuf text = STRBUF_INIT;
+	char *why = NULL, *save = NULL;
 	size_t cap = 0;
 
-	if (!gz) {
-		r->config_why = xasprintf("'%s': %s", path, errno ? strerror(errno) : "cannot open");
+	/* the one reader of configurations: plain, gzip'd or xz'd, within KF_CONFIG_MAX (util/unpack.h) */
+	if (kf_input_read_unpacked(path, KF_CONFIG_MAX, &text, &why) < 0) {
+		r->config_why = xasprintf("'%s': %s", path, why);
+		free(why);
+		strbuf_release(&text);
 		return;
 	}
-	while (gzgets(gz, line, sizeof(line))) {
-		char *eq, *nl;
-
+	for (char *line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *name = line + 7, *value;
+		char *eq;
 
 		if (!strncmp(line, "# CONFIG_", 9) && (eq = strstr(line, " is not set"))) {
 			name = line + 9;
 			value = "n";
 		} else if (!strncmp(line, "CONFIG_", 7) && (eq = strchr(line, '='))) {
 			value = eq + 1;
-			nl = strchr(eq + 1, '\n');
-			if (nl)
-				*nl = '\0';
 		} else {
 			continue;
 		}
@@ -85,17 +89,11 @@ static void load_config(struct kf_running *r, const char *path)
 		r->cfg[r->ncfg].value = xstrdup(value);
 		r->ncfg++;
 	}
-	if (!gzeof(gz)) {
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-
-		r->config_why = xasprintf("'%s': %s", path, zerr == Z_ERRNO ? strerror(errno) : msg);
-	} else if (!r->ncfg) {
+	strbuf_release(&text);
+	if (!r->ncfg) {
 		r->config_why = xasprintf("'%s': no CONFIG_ lines", path);
-	}
-	gzclose(gz);
-	if (r->config_why)
 		return;
+	}
 	qsort(r->cfg, r->ncfg, sizeof(*r->cfg), cfg_cmp);
 	r->have_config = true;
 }

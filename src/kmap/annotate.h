@@ -78,6 +78,11 @@ struct kind_annotator {
 	 * could not map it and the syscalls' map stands), or -1 after a message: the mapping cannot go on.
 	 */
 	int (*annotate)(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx, void **db);
+	/*
+	 * For inventory, which must place every item as map would whatever the footprint carries: maps fp's part as
+	 * annotate() does, and tells o each item with the place it got now (NULL: none). 0, or -1 after a message.
+	 */
+	int (*observe)(struct footprint *fp, struct annotate_ctx *ctx, void **db, struct fp_observer *o);
 	void (*free_db)(void *db);
 };
 

@@ -782,6 +782,36 @@ static int annotate(struct footprint *fp, const struct fp_kernel_map *map, struc
 	return 0;
 }
 
+static int observe(struct footprint *fp, struct annotate_ctx *ctx, void **db, struct fp_observer *o)
+{
+	const struct fp_kfuncs *k = fp_kfuncs_of(fp);
+	struct kfmap_opts ko = {NULL, NULL, ctx->no_running, ctx->run ? ctx->run->release : NULL};
+	char *err = NULL;
+
+	if (!k || !k->nfuncs)
+		return 0;
+	if (!k->exhaustive)
+		o->incomplete = true; /* sampled stacks: not every function that ran */
+	if (make_db(ctx, db) < 0)
+		return -1;
+	struct kfmap *m = kfmap_build(*db, fp, &ko, &err);
+	if (!m) {
+		error("kernel functions: %s", err);
+		free(err);
+		return -1;
+	}
+	fp__attach(fp, (struct fp_attachment){m, kfmap_write, kfmap_release}); /* fp's items point into it */
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kfm_row *r = &m->rows[i];
+		const struct kfdb_file *f = r->file >= 0 ? kfdb_file(m->db, (uint32_t)r->file) : NULL;
+		struct fp_kplace at = {0};
+		if (f)
+			at = (struct fp_kplace){f->path, f->included_by, (const char **)f->opts, f->nopts};
+		o->item(o, r->name, r->base ? r->base : r->name, r->hits, f ? &at : NULL);
+	}
+	return 0;
+}
+
 static void free_db(void *db)
 {
 	kfdb_free(db);
@@ -796,5 +826,6 @@ const struct kind_annotator kfmap_annotator = {
     .make_db = make_db,
     .write_db = write_db,
     .annotate = annotate,
+    .observe = observe,
     .free_db = free_db,
 };

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-// Kernel configurations: .config files, /proc/config.gz and config.gz (zlib), and values set by hand.
+// Kernel configurations: .config files, plain, gzip'd (/proc/config.gz) or xz'd (Debian's config.*.xz), and
+// values set by hand.
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "ktree/kt_internal.h"
 #include "util/input.h"
+#include "util/unpack.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -73,8 +74,8 @@ void kt_config_free(struct kt_config *cfg)
 	free(cfg);
 }
 
-/* One line of a .config: CONFIG_X=value, or "# CONFIG_X is not set"; anything else is ignored. */
-static void config_line(struct kt_config *cfg, char *line)
+/* One line of a .config: CONFIG_X=value, or "# CONFIG_X is not set" (true); anything else is ignored. */
+static bool config_line(struct kt_config *cfg, char *line)
 {
 	size_t n = strlen(line);
 
@@ -86,112 +87,73 @@ static void config_line(struct kt_config *cfg, char *line)
 			*sp = '\0';
 			kt_config_set(cfg, line + 2, NULL);
 		}
-		return;
+		return sp != NULL;
 	}
 	if (strncmp(line, "CONFIG_", 7) != 0)
-		return;
+		return false;
 	char *eq = strchr(line, '=');
 	if (!eq || eq == line + 7)
-		return;
+		return false;
 	*eq = '\0';
 	for (char *c = line; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_')
-			return;
+			return false;
 	kt_config_set(cfg, line, eq + 1);
-}
-
-/* gzip data (one member or several) into out, at most KF_CONFIG_MAX bytes. NULL, or what went wrong. */
-static const char *gunzip(const struct strbuf *in, struct strbuf *out)
-{
-	z_stream z;
-	char chunk[65536];
-	const char *why = NULL;
-	int rc;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 15 + 32) != Z_OK)
-		return "out of memory";
-	z.next_in = (unsigned char *)in->buf;
-	z.avail_in = (unsigned)in->len;
-	do {
-		z.next_out = (unsigned char *)chunk;
-		z.avail_out = sizeof(chunk);
-		rc = inflate(&z, Z_NO_FLUSH);
-		if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in)) {
-			why = rc == Z_BUF_ERROR ? "truncated gzip data" : z.msg ? z.msg : "not gzip data";
-			break;
-		}
-		strbuf_add(out, chunk, sizeof(chunk) - z.avail_out);
-		if (out->len > KF_CONFIG_MAX) {
-			why = "decompresses to more than 16 MiB, the limit of a configuration";
-			break;
-		}
-		if (rc == Z_STREAM_END && z.avail_in)
-			inflateReset(&z); /* the next member */
-		else if (rc == Z_STREAM_END)
-			break;
-	} while (z.avail_in || !z.avail_out);
-	if (!why && rc != Z_STREAM_END)
-		why = "truncated gzip data";
-	inflateEnd(&z);
-	return why;
+	return true;
 }
 
 /*
  * Any file is read within a limit (a FIFO or /dev/zero given as the configuration ends with an error, not
- * a hang), gzip'd ones decompressed within another.
+ * a hang), gzip'd and xz'd ones decompressed within the same limit (util/unpack.h). A file without a single
+ * CONFIG_ line is refused: read as a configuration, it would be one with every option off.
  */
-static struct kt_config *load(const char *path, bool gz, char **err)
+static struct kt_config *load(const char *path, char **err)
 {
-	struct strbuf raw = STRBUF_INIT, text = STRBUF_INIT;
-	const struct strbuf *t = &raw;
+	struct strbuf text = STRBUF_INIT;
 	struct kt_config *cfg = NULL;
-	const char *why, *kind;
-	char *rwhy = NULL;
+	const char *kind;
+	char *why = NULL;
+	size_t lines = 0;
 
-	if (kf_input_read_all(path, KF_CONFIG_MAX, &raw, &rwhy) < 0) {
-		*err = xasprintf("cannot read '%s': %s", path, rwhy);
-		free(rwhy);
+	if (kf_input_read_unpacked(path, KF_CONFIG_MAX, &text, &why) < 0) {
+		*err = xasprintf("cannot read '%s': %s", path, why);
+		free(why);
 		goto out;
 	}
-	if (gz && raw.len >= 2 && (unsigned char)raw.buf[0] == 0x1f && (unsigned char)raw.buf[1] == 0x8b) {
-		why = gunzip(&raw, &text);
-		if (why) {
-			*err = xasprintf("cannot read '%s': %s", path, why);
-			goto out;
-		}
-		t = &text;
-	}
 	/* before the lines are cut: what a file with no option in it looks like, for its refusal */
-	kind = kf_sniff(t->buf, t->len < KF_SNIFF_LEN ? t->len : KF_SNIFF_LEN);
+	kind = kf_sniff(text.buf, text.len < KF_SNIFF_LEN ? text.len : KF_SNIFF_LEN);
 	cfg = kt_config_new();
-	for (char *l = t->buf, *end = t->buf + t->len; l < end;) {
+	for (char *l = text.buf, *end = text.buf + text.len; l < end;) {
 		char *nl = memchr(l, '\n', (size_t)(end - l));
 
 		if (nl)
 			*nl = '\0';
 		else
 			l[end - l] = '\0'; /* the buffer's own terminator */
-		config_line(cfg, l);
+		lines += config_line(cfg, l);
 		l = nl ? nl + 1 : end;
 	}
-	if (!kt_config_count(cfg) && kind && kind != kf_sniff_config) {
+	if (!lines && kind && kind != kf_sniff_config) {
 		*err = xasprintf("%s, not a kernel .config", kind);
+		kt_config_free(cfg);
+		cfg = NULL;
+	} else if (!lines) {
+		*err = xasprintf("'%s' is not a kernel configuration: no CONFIG_ line in its %zu bytes%s", path,
+				 text.len, memchr(text.buf, '\0', text.len) ? " (binary data)" : "");
 		kt_config_free(cfg);
 		cfg = NULL;
 	}
 out:
-	strbuf_release(&raw);
 	strbuf_release(&text);
 	return cfg;
 }
 
 struct kt_config *kt_config_load_gz(const char *path, char **err)
 {
-	return load(path, true, err);
+	return load(path, err);
 }
 
 struct kt_config *kt_config_load_file(const char *path, char **err)
 {
-	return load(path, false, err);
+	return load(path, err);
 }

@@ -33,9 +33,9 @@ struct kt_config;
 /* An empty configuration (every option 'n'), to fill with kt_config_set(). */
 struct kt_config *kt_config_new(void);
 /*
- * Loads a .config-style file of at most KF_CONFIG_MAX bytes (util/input.h). kt_config_load_gz() reads gzip
- * (/proc/config.gz, config.gz, decompressed within the same limit) and plain files too; kt_config_load_file()
- * reads plain files only. NULL with *err set on failure.
+ * Loads a .config-style file of at most KF_CONFIG_MAX bytes (util/input.h), plain, gzip'd (/proc/config.gz) or
+ * xz'd (Debian's config.amd64_none_amd64.xz), told by magic bytes and decompressed within the same limit
+ * (util/unpack.h); the two names are one reader. A file without a CONFIG_ line is refused. NULL with *err set.
  */
 struct kt_config *kt_config_load_file(const char *path, char **err);
 struct kt_config *kt_config_load_gz(const char *path, char **err);

@@ -26,8 +26,23 @@ static void group(json_writer_t *w, const struct inv_group *g, bool option)
 	jsonw_u64_field(w, "files_observed", g->nseen);
 	jsonw_int_field(w, "sloc", g->sloc);
 	jsonw_bool_field(w, "observed", g->observed);
+	if (option && g->via)
+		jsonw_string_field(w, "closure_of", g->via);
 	hits(w, g->hits);
 	jsonw_end_object(w);
+}
+
+static void files(json_writer_t *w, const struct inventory *inv, const char *name,
+		  size_t *(*list)(const struct inventory *, size_t *))
+{
+	size_t n, *c = list(inv, &n);
+
+	jsonw_name(w, name);
+	jsonw_start_array_inline(w);
+	for (size_t i = 0; inv->nfootprints && i < n; i++)
+		jsonw_string(w, inv->files[c[i]].path);
+	jsonw_end_array(w);
+	free(c);
 }
 
 int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
@@ -44,7 +59,11 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 	jsonw_string_field(w, "tree", inv->tree);
 	jsonw_string_field(w, "config", inv->config);
 	jsonw_string_field(w, "limits", inv->limits);
-	jsonw_string_field(w, "sloc_rule", inv_sloc_rule);
+	jsonw_string_field(w, "sloc_rule",
+			   inv->no_sloc && inv->nfiles ? "none: no SLOC without a tree" : inv_sloc_rule);
+	jsonw_string_field(w, "sloc_source", inv->sloc_source);
+	jsonw_string_field(w, "closure", inv->closure);
+	jsonw_u64_field(w, "options_not_reached_on_chains", inv->off_only);
 	jsonw_name(w, "compiled");
 	jsonw_start_object_inline(w);
 	for (int b = 0; b < 3; b++) {
@@ -119,6 +138,8 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 			jsonw_int_field(w, "function_lines", f->func_lines);
 		}
 		jsonw_strings_field_inline(w, "options", (const char *const *)f->options, f->noptions);
+		if (inv->chains)
+			jsonw_bool_field(w, "always_built", f->always);
 		hits(w, f->hits);
 		jsonw_end_object(w);
 	}
@@ -133,13 +154,13 @@ int inv_render_json(const struct inventory *inv, size_t top, FILE *out)
 		jsonw_string(w, inv->opts[c[i]].name);
 	jsonw_end_array(w);
 	free(c);
-	c = inv_candidate_files(inv, &n);
-	jsonw_name(w, "files");
-	jsonw_start_array_inline(w);
-	for (size_t i = 0; inv->nfootprints && i < n; i++)
-		jsonw_string(w, inv->files[c[i]].path);
-	jsonw_end_array(w);
-	free(c);
+	files(w, inv, "files", inv_candidate_files);
+	/* the unreached code no configuration removes: not candidates, listed apart */
+	if (inv->chains) {
+		files(w, inv, "always_built", inv_always_files);
+		files(w, inv, "gated_by_reached_options", inv_gated_files);
+		files(w, inv, "chain_unknown", inv_unknown_files);
+	}
 	jsonw_end_object(w);
 	jsonw_end_object(w);
 	(void)top;

@@ -40,8 +40,13 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 	text(&sb, inv->source);
 	strbuf_addf(&sb, ". %zu built-in files (%ld SLOC), %zu in modules (%ld SLOC). SLOC: ", t.files[KT_BUILT_IN],
 		    t.sloc[KT_BUILT_IN], t.files[KT_BUILT_MODULE], t.sloc[KT_BUILT_MODULE]);
-	text(&sb, inv_sloc_rule);
+	text(&sb, inv->no_sloc && inv->nfiles ? "none, no SLOC without a tree" : inv_sloc_rule);
 	strbuf_addstr(&sb, ".\n\n");
+	if (inv->closure) {
+		strbuf_addstr(&sb, "Options reached: those the needs want on, ");
+		text(&sb, inv->closure);
+		strbuf_addstr(&sb, ".\n\n");
+	}
 	if (inv->running)
 		strbuf_addf(&sb,
 			    "Running kernel's functions: %zu names, %zu resolved to a file, %zu ambiguous, %zu "
@@ -55,14 +60,19 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 			continue;
 		strbuf_addf(&sb, "   * - ``CONFIG_%s``\n     - %s\n     - %zu\n     - %ld\n     - ", g->name,
 			    g->value ? g->value : "-", g->nfiles, g->sloc);
-		inv_add_hits(&sb, g->hits);
+		if (g->via && !g->nseen) {
+			strbuf_addstr(&sb, "closure: needed by ");
+			text(&sb, g->via);
+		} else {
+			inv_add_hits(&sb, g->hits);
+		}
 		strbuf_addch(&sb, '\n');
 	}
 	size_t *c = inv_candidate_opts(inv, &n);
 	strbuf_addstr(&sb, "\nReview candidates (");
 	text(&sb, inv_caution);
 	strbuf_addstr(&sb, ").\n\n");
-	table(&sb, "Compiled options no observation reached, by SLOC",
+	table(&sb, "Compiled options no observation reached, by the code they gate",
 	      "   * - Option\n     - Value\n     - Files\n     - SLOC\n");
 	for (size_t i = 0; inv->nfootprints && i < n && (!top || i < top); i++) {
 		const struct inv_group *g = &inv->opts[c[i]];
@@ -70,6 +80,17 @@ int inv_render_rst(const struct inventory *inv, size_t top, FILE *out)
 			    g->value ? g->value : "-", g->nfiles, g->sloc);
 	}
 	free(c);
+	if (inv->nfootprints && inv->chains) {
+		size_t na, ng, nu;
+		free(inv_always_files(inv, &na));
+		free(inv_gated_files(inv, &ng));
+		free(inv_unknown_files(inv, &nu));
+		strbuf_addf(&sb,
+			    "\nNot removable by configuration: %zu files no observation reached are compiled "
+			    "unconditionally (no option on their Makefile chain), %zu are gated only by options the "
+			    "workload reached; of %zu the chain is not known.\n",
+			    na, ng, nu);
+	}
 	int r = rpt_flush(&sb, out);
 
 	strbuf_release(&sb);

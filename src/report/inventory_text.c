@@ -107,7 +107,14 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	}
 	if (inv->limits)
 		strbuf_addf(sb, "  limits: %s\n", inv->limits);
-	strbuf_addf(sb, "  SLOC: %s\n", inv_sloc_rule);
+	if (inv->no_sloc && inv->nfiles)
+		strbuf_addstr(
+		    sb, "  SLOC: none: no SLOC without a tree (give --kernel-src DIR); options are ordered by the "
+			"files they gate\n");
+	else
+		strbuf_addf(sb, "  SLOC: %s\n", inv_sloc_rule);
+	if (inv->sloc_source)
+		strbuf_addf(sb, "  SLOC from %s\n", inv->sloc_source);
 	if (!inv->nfootprints) {
 		strbuf_addstr(sb, "observed: no footprint given\n");
 		return;
@@ -124,6 +131,14 @@ static void header(struct strbuf *sb, const struct inventory *inv)
 	strbuf_addf(sb, "reached: %zu of %zu compiled files (%ld of %ld SLOC, %.1f%%), %zu of %zu options\n",
 		    t.seen_files, inv->nfiles, t.seen_sloc, total,
 		    total ? 100.0 * (double)t.seen_sloc / (double)total : 0.0, t.seen_opts, inv->nopts);
+	if (inv->closure)
+		strbuf_addf(sb, "  options: those the needs want on (y or m), %s\n", inv->closure);
+	if (inv->off_only)
+		strbuf_addf(
+		    sb,
+		    "  %zu option%s on the chains not reached: only needed off (CLONE_BACKWARDS...), or only by "
+		    "probes and calls that all failed\n",
+		    inv->off_only, inv->off_only == 1 ? "" : "s");
 }
 
 static size_t limit(size_t n, size_t top)
@@ -131,13 +146,96 @@ static size_t limit(size_t n, size_t top)
 	return top && top < n ? top : n;
 }
 
+/* "  candidate fs/x.c   1234  built-in" lines of files (indices v), at most top of them. */
+static void file_lines(struct strbuf *sb, const struct inventory *inv, const size_t *v, size_t n, size_t top,
+		       const char *lead)
+{
+	char b1[32];
+
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		const struct inv_file *f = &inv->files[v[i]];
+		strbuf_addf(sb, "%s%-48s %8s  %s\n", lead, f->path, sloc_str(f->sloc, b1, sizeof(b1)),
+			    kt_built_name(f->built));
+	}
+	if (top && n > top)
+		strbuf_addf(sb, "%s... %zu more\n", lead, n - top);
+}
+
+static long sum_sloc(const struct inventory *inv, const size_t *v, size_t n)
+{
+	long s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (inv->files[v[i]].sloc > 0)
+			s += inv->files[v[i]].sloc;
+	return s;
+}
+
+/*
+ * What a person can act on first: the options no observation reached, by the code they gate, each with its
+ * unreached files; then the unreached code no configuration removes.
+ */
+static void candidates(struct strbuf *sb, const struct inventory *inv, size_t top)
+{
+	size_t n, nf;
+	size_t *c = inv_candidate_opts(inv, &n);
+
+	strbuf_addf(sb,
+		    "\nreview candidates: %zu compiled options no observation reached (nor the closure of those "
+		    "reached), by the code they gate%s\n",
+		    n, top && top < n ? " (top)" : "");
+	strbuf_addf(sb, "  (%s)\n", inv_caution);
+	for (size_t i = 0; i < limit(n, top); i++) {
+		const struct inv_group *g = &inv->opts[c[i]];
+		size_t *f = inv_option_files(inv, c[i], &nf);
+		strbuf_addf(sb, "  candidate CONFIG_%-40s %-3s %6zu files %9ld SLOC\n", g->name,
+			    g->value ? g->value : "-", g->nfiles, g->sloc);
+		file_lines(sb, inv, f, nf, top ? 3 : 0, "      ");
+		free(f);
+	}
+	free(c);
+	c = inv_candidate_files(inv, &n);
+	strbuf_addf(sb, "\nreview candidates: %zu compiled files no observation reached%s, by SLOC%s\n", n,
+		    inv->chains ? " under those options" : "", top && top < n ? " (top)" : "");
+	file_lines(sb, inv, c, n, top, "  candidate ");
+	free(c);
+	if (!inv->chains)
+		return; /* without the chains, nothing tells which code a configuration cannot remove */
+	c = inv_always_files(inv, &n);
+	strbuf_addf(sb,
+		    "\nnot removable by configuration: %zu files no observation reached are compiled unconditionally "
+		    "(no option on their Makefile chain), %ld SLOC%s\n",
+		    n, sum_sloc(inv, c, n), top && top < n ? " (top)" : "");
+	file_lines(sb, inv, c, n, top, "  always ");
+	free(c);
+	c = inv_gated_files(inv, &n);
+	strbuf_addf(sb,
+		    "\nnot removable by configuration: %zu files no observation reached are gated only by options "
+		    "the workload reached, %ld SLOC%s\n",
+		    n, sum_sloc(inv, c, n), top && top < n ? " (top)" : "");
+	file_lines(sb, inv, c, n, top, "  gated ");
+	free(c);
+	c = inv_unknown_files(inv, &n);
+	if (n) {
+		strbuf_addf(
+		    sb,
+		    "\nchain unknown: %zu files no observation reached have no complete Makefile chain in the "
+		    "database (.S files; lib/, which no Makefile it read descends into): whether a configuration "
+		    "removes them is not known, %ld SLOC%s\n",
+		    n, sum_sloc(inv, c, n), top && top < n ? " (top)" : "");
+		file_lines(sb, inv, c, n, top, "  unknown ");
+	}
+	free(c);
+}
+
 int inv_render_text(const struct inventory *inv, size_t top, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char b1[32];
-	size_t n;
 
 	header(&sb, inv);
+	if (inv->nfootprints)
+		candidates(&sb, inv, top);
 	if (inv->nfootprints) {
 		strbuf_addstr(&sb, "\nfiles reached (SLOC, by what):\n");
 		for (size_t i = 0; i < inv->nfiles; i++) {
@@ -162,7 +260,10 @@ int inv_render_text(const struct inventory *inv, size_t top, FILE *out)
 				continue;
 			strbuf_addf(&sb, "  CONFIG_%-40s %-3s %6zu %9ld  ", g->name, g->value ? g->value : "-",
 				    g->nfiles, g->sloc);
-			inv_add_hits(&sb, g->hits);
+			if (g->via && !g->nseen)
+				strbuf_addf(&sb, "closure: needed by %s", g->via);
+			else
+				inv_add_hits(&sb, g->hits);
 			strbuf_addch(&sb, '\n');
 		}
 	}
@@ -186,27 +287,6 @@ int inv_render_text(const struct inventory *inv, size_t top, FILE *out)
 		strbuf_addch(&sb, '\n');
 	}
 	free(dirs);
-	if (inv->nfootprints) {
-		size_t *c = inv_candidate_opts(inv, &n);
-		strbuf_addf(&sb, "\nreview candidates: %zu compiled options no observation reached, by SLOC%s\n", n,
-			    top && top < n ? " (top)" : "");
-		strbuf_addf(&sb, "  (%s)\n", inv_caution);
-		for (size_t i = 0; i < limit(n, top); i++) {
-			const struct inv_group *g = &inv->opts[c[i]];
-			strbuf_addf(&sb, "  candidate CONFIG_%-40s %-3s %6zu files %9ld SLOC\n", g->name,
-				    g->value ? g->value : "-", g->nfiles, g->sloc);
-		}
-		free(c);
-		c = inv_candidate_files(inv, &n);
-		strbuf_addf(&sb, "\nreview candidates: %zu compiled files no observation reached, by SLOC%s\n", n,
-			    top && top < n ? " (top)" : "");
-		for (size_t i = 0; i < limit(n, top); i++) {
-			const struct inv_file *f = &inv->files[c[i]];
-			strbuf_addf(&sb, "  candidate %-48s %8s  %s\n", f->path, sloc_str(f->sloc, b1, sizeof(b1)),
-				    kt_built_name(f->built));
-		}
-		free(c);
-	}
 	int r = rpt_flush(&sb, out);
 
 	strbuf_release(&sb);

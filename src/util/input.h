@@ -21,7 +21,7 @@
 /* The limits of docs/output.md, "Input limits". */
 #define KF_FOOTPRINT_MAX (1ull << 30)  /* a footprint: 1 GiB, streamed (4 times the largest seen) */
 #define KF_MAPDB_MAX	 (16ull << 20) /* a map database (the built-in ones are 0.2 MB) */
-#define KF_CONFIG_MAX	 (16ull << 20) /* a kernel .config, plain or gzip'd, and what it decompresses to */
+#define KF_CONFIG_MAX	 (16ull << 20) /* a kernel .config, plain, gzip'd or xz'd, and what it decompresses to */
 
 struct kf_input {
 	int fd;

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "inventory/inv_internal.h"
 #include "inventory/inventory.h"
 #include "ktree/ktree.h"
 
@@ -159,12 +160,83 @@ static void test_sloc(void **state)
 	assert_int_equal(sloc("x = \"a\\\"/*b\";\n"), 1); /* an escaped quote does not end the string */
 }
 
+static bool in(const struct inventory *inv, size_t *v, size_t n, const char *path)
+{
+	bool hit = false;
+
+	for (size_t i = 0; i < n; i++)
+		hit |= !strcmp(inv->files[v[i]].path, path);
+	free(v);
+	return hit;
+}
+
+static bool listed(const struct inventory *inv, size_t *(*list)(const struct inventory *, size_t *), const char *path)
+{
+	size_t n;
+	size_t *v = list(inv, &n);
+
+	return in(inv, v, n, path);
+}
+
+/*
+ * The review lists on the fixture: socket.c reached under NET; EVENTFD reached by the closure only; PACKET not
+ * reached. Each unreached file is in exactly one list: af_packet.c a candidate under PACKET, eventfd.c gated by
+ * a reached option, kernel/fork.c always built (no option on its chain).
+ */
+static void test_review_lists(void **state)
+{
+	char *tree = fixture("kinv-tree"), *cfg = fixture("kinv.config");
+	struct inv_sources src = {.kernel_src = tree, .config = cfg, .no_cache = true};
+	struct inventory *inv = inv_build(&src);
+	size_t n, nc, na, ng;
+
+	assert_non_null(inv);
+	inv__observe(inv, INV_SYSCALL, "net/socket.c", (const char *const[]){"NET"}, 1, 3, "socket");
+	assert_true(inv__closure_opt(inv, "EVENTFD", "SOME_FS"));
+	assert_false(inv__closure_opt(inv, "NET", "SOME_FS")); /* reached already: not the closure's */
+	inv_finish(inv);
+	assert_true(inv->chains);
+	size_t *c = inv_candidate_opts(inv, &n);
+	bool packet = false, eventfd = false, net = false;
+	for (size_t i = 0; i < n; i++) {
+		packet |= !strcmp(inv->opts[c[i]].name, "PACKET");
+		eventfd |= !strcmp(inv->opts[c[i]].name, "EVENTFD");
+		net |= !strcmp(inv->opts[c[i]].name, "NET");
+		if (!strcmp(inv->opts[c[i]].name, "PACKET")) {
+			size_t *f = inv_option_files(inv, c[i], &nc);
+			assert_true(in(inv, f, nc, "net/packet/af_packet.c"));
+		}
+		/* by the code they gate, largest first */
+		if (i)
+			assert_true(inv->opts[c[i - 1]].sloc >= inv->opts[c[i]].sloc);
+	}
+	free(c);
+	assert_true(packet && !eventfd && !net);
+	assert_true(listed(inv, inv_candidate_files, "net/packet/af_packet.c"));
+	assert_false(listed(inv, inv_candidate_files, "fs/eventfd.c"));
+	assert_false(listed(inv, inv_candidate_files, "kernel/fork.c"));
+	assert_true(listed(inv, inv_gated_files, "fs/eventfd.c"));
+	assert_true(listed(inv, inv_always_files, "kernel/fork.c"));
+	assert_false(listed(inv, inv_always_files, "net/socket.c")); /* reached */
+	free(inv_candidate_files(inv, &nc));
+	free(inv_always_files(inv, &na));
+	free(inv_gated_files(inv, &ng));
+	assert_int_equal(nc + na + ng + 1, inv->nfiles); /* socket.c, the one reached */
+	for (size_t i = 0; i < inv->nopts; i++)
+		if (!strcmp(inv->opts[i].name, "EVENTFD"))
+			assert_string_equal(inv->opts[i].via, "SOME_FS");
+	inv_free(inv);
+	free(tree);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kbuild_cases),
 	    cmocka_unit_test(test_not_a_tree),
 	    cmocka_unit_test(test_sloc),
+	    cmocka_unit_test(test_review_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

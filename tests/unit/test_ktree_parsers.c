@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The readers behind the kernel tree index: Makefile/Kbuild, Kconfig, MAINTAINERS, .config, #if conditions. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <lzma.h>
 #include <zlib.h>
 
 #include <cmocka.h>
@@ -261,6 +263,70 @@ static void test_config_files(void **state)
 	free(err);
 }
 
+/* An xz'd configuration (Debian's config.amd64_none_amd64.xz), one cut short, and files that are none. */
+static void test_config_xz(void **state)
+{
+	const char *text = "CONFIG_X86=y\n# CONFIG_B is not set\nCONFIG_E=m\n";
+	uint8_t xz[512];
+	size_t len = 0;
+	char path[] = "/tmp/kt-configxz-XXXXXX";
+	char *err = NULL;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (const uint8_t *)text, strlen(text), xz,
+						 &len, sizeof(xz)),
+			 LZMA_OK);
+	assert_int_equal(write(fd, xz, len), (ssize_t)len);
+	struct kt_config *c = kt_config_load_gz(path, &err);
+	assert_non_null(c);
+	assert_string_equal(kt_config_get(c, "X86"), "y");
+	assert_string_equal(kt_config_get(c, "E"), "m");
+	assert_null(kt_config_get(c, "B"));
+	kt_config_free(c);
+	/* cut short: refused, saying so, not read as a configuration without options */
+	assert_int_equal(ftruncate(fd, (off_t)(len - 8)), 0);
+	close(fd);
+	assert_null(kt_config_load_gz(path, &err));
+	assert_non_null(strstr(err, "truncated xz data"));
+	free(err);
+	/* no CONFIG_ line at all: not a configuration */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd,
+			       "\x7f"
+			       "ELF\0\0\n",
+			       7),
+			 7);
+	close(fd);
+	assert_null(kt_config_load_file(path, &err));
+	assert_non_null(strstr(err, "an ELF file")); /* named by what it looks like (util/sniff.c) */
+	assert_non_null(strstr(err, "not a kernel .config"));
+	free(err);
+	/* bytes that look like nothing known: said how many, and that they are binary */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\x01\x02\0\0\n\x03\x04", 7), 7);
+	close(fd);
+	assert_null(kt_config_load_file(path, &err));
+	assert_non_null(strstr(err, "is not a kernel configuration: no CONFIG_ line in its 7 bytes (binary data)"));
+	free(err);
+	/* another compression is named, not read as text */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd,
+			       "\x28\xb5\x2f\xfd"
+			       "abcd",
+			       8),
+			 8);
+	close(fd);
+	assert_null(kt_config_load_gz(path, &err));
+	assert_non_null(strstr(err, "compressed with zstd, which is not read"));
+	free(err);
+	unlink(path);
+}
+
 static const char *lk(void *ctx, const char *name)
 {
 	(void)ctx;
@@ -323,8 +389,8 @@ static void test_conditions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_makefile),	 cmocka_unit_test(test_kconfig),    cmocka_unit_test(test_maintainers),
-	    cmocka_unit_test(test_config_files), cmocka_unit_test(test_conditions),
+	    cmocka_unit_test(test_makefile),	 cmocka_unit_test(test_kconfig),   cmocka_unit_test(test_maintainers),
+	    cmocka_unit_test(test_config_files), cmocka_unit_test(test_config_xz), cmocka_unit_test(test_conditions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
