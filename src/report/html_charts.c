@@ -15,23 +15,24 @@
 #define CH_LABEL_W 170 /* class charts: the class column */
 #define CH_BAR_W   420 /* the longest bar */
 #define CH_ROW_H   20
-#define CH_CHARS   22	/* what the class column holds, in characters */
-#define TL_LABEL_W 300	/* timeline: the pid/name column */
-#define TL_BAR_W   700	/* the time axis */
-#define TL_W	   (TL_LABEL_W + TL_BAR_W + 110) /* the exit status may follow a bar */
-#define TL_LANE_H  18	/* a lane holds its 11px label with room to spare */
-#define TL_CHAR_W  7	/* an 11px monospace character is 6.6px wide */
-#define TL_FEW	   16	/* up to this many processes: a lane each, in tree order; else a lane per name */
+#define CH_CHARS   22  /* what the class column holds, in characters */
+#define TL_LABEL_W 300 /* timeline: the pid/name column */
+#define TL_BAR_W   700 /* the time axis */
+#define TL_EXIT_W  110 /* room after the axis for the exit status that follows a bar */
+#define TL_W	   (TL_LABEL_W + TL_BAR_W + TL_EXIT_W)
+#define TL_LANE_H  18 /* a lane holds its 11px label with room to spare */
+#define TL_CHAR_W  7  /* an 11px monospace character is 6.6px wide */
+#define TL_FEW	   16 /* up to this many processes: a lane each, in tree order; else a lane per name */
 
 /*
  * The syscalls made to wait (for an fd, a connection, a child, a timer, a signal, a lock): their time is the
  * workload idle, not the kernel working. By table name; the i386 *_time64 variants are the same calls.
  */
 static const char *const waiting[] = {
-    "_newselect", "accept",	   "accept4",	   "clock_nanosleep", "epoll_pwait",   "epoll_pwait2", "epoll_wait",
-    "futex",	  "futex_waitv",   "io_getevents", "io_pgetevents",   "mq_timedreceive", "msgrcv",     "nanosleep",
-    "pause",	  "poll",	   "ppoll",	   "pselect6",	      "rt_sigsuspend", "rt_sigtimedwait", "select",
-    "semop",	  "semtimedop",	   "sigsuspend",   "wait4",	      "waitid",	       "waitpid",
+    "_newselect", "accept",	 "accept4",	 "clock_nanosleep", "epoll_pwait",     "epoll_pwait2",	  "epoll_wait",
+    "futex",	  "futex_waitv", "io_getevents", "io_pgetevents",   "mq_timedreceive", "msgrcv",	  "nanosleep",
+    "pause",	  "poll",	 "ppoll",	 "pselect6",	    "rt_sigsuspend",   "rt_sigtimedwait", "select",
+    "semop",	  "semtimedop",	 "sigsuspend",	 "wait4",	    "waitid",	       "waitpid",
 };
 
 static bool is_waiting(const char *name)
@@ -148,7 +149,8 @@ void html_class_charts(struct strbuf *sb, const struct footprint *fp)
 			bar_row(sb, y, "time", &work[i], maxw, text);
 		}
 		if (nw) {
-			strbuf_addf(sb, "<text class=\"lbl\" x=\"0\" y=\"%zu\">waiting, by system call:</text>\n", y + 14);
+			strbuf_addf(sb, "<text class=\"lbl\" x=\"0\" y=\"%zu\">waiting, by system call:</text>\n",
+				    y + 14);
 			y += CH_ROW_H;
 		}
 		for (size_t i = 0; i < nw; i++, y += CH_ROW_H) {
@@ -328,17 +330,20 @@ void html_timeline(struct strbuf *sb, const struct footprint *fp, const size_t *
 	h = 20 + tl.lanes * TL_LANE_H + 2;
 	strbuf_addf(sb,
 		    "<h2>Processes</h2>\n<p class=\"note\">%zu process%s, %s; a bar from start to end (<span "
-		    "class=\"label\" style=\"background:#7aa874\">exited</span> <span class=\"label\" "
-		    "style=\"background:#c2574a\">killed by a signal</span> <span class=\"label\" "
-		    "style=\"background:#c9a13a\">still running</span>); hover a bar for its command line</p>\n",
-		    fp->nprocs, fp->nprocs == 1 ? "" : "es", few ? "a lane each in tree order" : "a lane per program name");
+		    "class=\"label k-run\">exited</span> <span class=\"label k-sig\">killed by a signal</span> "
+		    "<span class=\"label k-live\">still running</span>); hover a bar for its command line</p>\n",
+		    fp->nprocs, fp->nprocs == 1 ? "" : "es",
+		    few ? "a lane each in tree order" : "a lane per program name");
 	strbuf_addf(sb,
-		    "<div id=\"timeline-box\"><svg id=\"timeline\" role=\"img\" data-lanes=\"%s\" width=\"%d\" "
-		    "height=\"%zu\" viewBox=\"0 0 %d %zu\">",
-		    few ? "process" : "name", TL_W, h, TL_W, h);
+		    "<div id=\"timeline-box\"><svg id=\"timeline\" role=\"img\" data-lanes=\"%s\" data-label-w=\"%d\" "
+		    "width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\">",
+		    few ? "process" : "name", TL_LABEL_W, TL_W, h, TL_W, h);
 	for (int q = 0; q <= 4; q++) /* the axis: quarters of the run */
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"12\"%s>%.3f s</text>", TL_LABEL_W + q * TL_BAR_W / 4.0,
-			    q == 4 ? " text-anchor=\"end\"" : q ? " text-anchor=\"middle\"" : "", tl.total * q / 4);
+			    q == 4 ? " text-anchor=\"end\""
+			    : q	   ? " text-anchor=\"middle\""
+				   : "",
+			    tl.total * q / 4);
 	strbuf_addch(sb, '\n');
 	strbuf_add(sb, body.buf, body.len);
 	strbuf_addstr(sb, "</svg></div>\n");

@@ -239,7 +239,8 @@ static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const s
 	strbuf_addstr(sb, "</td><td class=\"mono\">");
 	names(sb, n->needed_by, n->nneeded);
 	if (n->nfuncs)
-		strbuf_addf(sb, "%s%zu kernel function%s", n->nneeded ? "; " : "", n->nfuncs, n->nfuncs == 1 ? "" : "s");
+		strbuf_addf(sb, "%s%zu kernel function%s", n->nneeded ? "; " : "", n->nfuncs,
+			    n->nfuncs == 1 ? "" : "s");
 	if (n->noff) {
 		strbuf_addstr(sb, n->nneeded || n->nfuncs ? "; off for " : "off for ");
 		names(sb, n->off_for, n->noff);
@@ -357,8 +358,9 @@ static void reached_table(struct strbuf *sb, const struct fp_kernel_map *const *
 
 	for (size_t m = 0; m < nmaps; m++)
 		n += maps[m]->nreach;
-	strbuf_addf(sb, "<h3>What the calls reached</h3>\n<p class=\"note\">%zu fd kind%s, filesystem%s, socket "
-			"famil%s, ioctl command%s... each with the code it reaches</p>\n",
+	strbuf_addf(sb,
+		    "<h3>What the calls reached</h3>\n<p class=\"note\">%zu fd kind%s, filesystem%s, socket "
+		    "famil%s, ioctl command%s... each with the code it reaches</p>\n",
 		    n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "y" : "ies", n == 1 ? "" : "s");
 	if (!n)
 		return;
@@ -414,8 +416,9 @@ void html_answer_summary(struct strbuf *sb, const struct footprint *fp, const st
 	n = count_needed(maps, nmaps, &funcs);
 	tree_of(tree, sizeof(tree), maps[0]);
 	collect_sections(&ss, maps, nmaps);
-	strbuf_addf(sb, "<dt>kconfig</dt><dd id=\"sum-kconfig\"><a href=\"#options\">%zu option%s needed</a> (Linux %s)",
-		    n, n == 1 ? "" : "s", tree);
+	strbuf_addf(sb,
+		    "<dt>kconfig</dt><dd id=\"sum-kconfig\"><a href=\"#options\">%zu option%s needed</a> (Linux %s)", n,
+		    n == 1 ? "" : "s", tree);
 	if (funcs)
 		strbuf_addf(sb, ", and %zu more for the kernel functions", funcs);
 	strbuf_addf(sb, "</dd>\n<dt>maintainers</dt><dd id=\"sum-sections\"><a href=\"#sections\">%zu section%s</a>",
@@ -437,8 +440,9 @@ void html_answer(struct strbuf *sb, const struct footprint *fp, const struct kma
 
 	strbuf_addstr(sb, "<section id=\"answer\"><h2>What the kernel must have</h2>\n");
 	if (!nmaps) {
-		strbuf_addstr(sb, fp->syscalls.count ? "<p>not mapped: no database of the ABIs this footprint used</p>\n"
-						     : "<p>no system calls recorded</p>\n");
+		strbuf_addstr(sb, fp->syscalls.count
+				      ? "<p>not mapped: no database of the ABIs this footprint used</p>\n"
+				      : "<p>no system calls recorded</p>\n");
 		strbuf_addstr(sb, "</section>\n");
 		return;
 	}
