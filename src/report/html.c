@@ -37,7 +37,8 @@ static const char css[] =
     ".label{display:inline-block;padding:0 5px;border-radius:3px;font-size:.85em;background:#eee}"
     ".want-y{background:#d6ecd2}.want-off{background:#f3e2c4}.want-probe{background:#e4e4f2}"
     "ul.addr{margin:0;padding-left:1.1em}.note{color:#555;font-size:.9em}"
-    ".calls{fill:#4a78c2}.time{fill:#e09a3a}.wait{fill:#b8b8b8}.run{fill:#7aa874}.live{fill:#c9a13a}"
+    "rect.bar{fill-opacity:.8;stroke:#fff;stroke-width:.6}.calls{fill:#4a78c2}.time{fill:#e09a3a}.wait{fill:#b8b8b8}."
+    "run{fill:#7aa874}.live{fill:#c9a13a}"
     ".sig{fill:#c2574a}.k-run{background:#7aa874}.k-sig{background:#c2574a}.k-live{background:#c9a13a}"
     ".lane{fill:#f6f6f6}.lane2{fill:#fff}#timeline-box{max-height:640px;overflow-y:auto}";
 
