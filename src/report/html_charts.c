@@ -259,56 +259,73 @@ static void lanes_per_process(struct strbuf *sb, struct tl *tl, const struct foo
 	}
 }
 
+struct member {
+	const char *name;
+	size_t k; /* position in tree order */
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->k < y->k ? -1 : x->k > y->k;
+}
+
+struct group {
+	size_t start, count; /* its members, a run of the sorted array */
+	size_t first;	     /* its first member's position in tree order */
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 /*
  * Per name: many processes (a shell script's helpers, a pyenv shim's 40) would be slivers in lanes too thin to
  * label; a lane per program name, in order of first appearance in the tree, holds a bar for each of its processes.
+ * Grouped by sorting (names, then tree order): a chain of 10,000 processes of 10,000 names stays n log n.
  */
 static void lanes_per_name(struct strbuf *sb, struct tl *tl, const struct footprint *fp, const size_t *order)
 {
-	size_t n = fp->nprocs, nnames = 0;
-	size_t *first = xcalloc(n + 1, sizeof(*first)), *count = xcalloc(n + 1, sizeof(*count));
-	size_t *next = xcalloc(n + 1, sizeof(*next)), *last = xcalloc(n + 1, sizeof(*last));
+	size_t n = fp->nprocs, ng = 0;
+	struct member *m = xcalloc(n + 1, sizeof(*m));
+	struct group *g = xcalloc(n + 1, sizeof(*g));
 
-	/* names in order of first appearance; quadratic only in the names, which are few where it matters */
-	for (size_t k = 0; k < n; k++) {
-		const char *name = html_proc_name(fp->procs[order[k]]);
-		size_t j = 0;
-
-		while (j < nnames && strcmp(html_proc_name(fp->procs[order[first[j]]]), name))
-			j++;
-		if (j == nnames)
-			first[nnames++] = k;
-		else
-			next[last[j]] = k; /* the next of the same name; 0: none (k 0 is always a first) */
-		last[j] = k;
-		count[j]++;
+	for (size_t k = 0; k < n; k++)
+		m[k] = (struct member){html_proc_name(fp->procs[order[k]]), k};
+	qsort(m, n, sizeof(*m), cmp_member);
+	for (size_t i = 0; i < n; i++) {
+		if (!i || strcmp(m[i].name, m[i - 1].name))
+			g[ng++] = (struct group){i, 0, m[i].k};
+		g[ng - 1].count++;
 	}
-	for (size_t j = 0; j < nnames; j++, tl->lanes++) {
-		const struct fp_proc *p0 = fp->procs[order[first[j]]];
+	qsort(g, ng, sizeof(*g), cmp_group);
+	for (size_t j = 0; j < ng; j++, tl->lanes++) {
+		const struct fp_proc *p0 = fp->procs[order[g[j].first]];
 		size_t y = 20 + tl->lanes * TL_LANE_H;
 		char more[48];
 
-		if (count[j] > 1)
-			snprintf(more, sizeof(more), " \xc3\x97%zu", count[j]); /* U+00D7, the multiplication sign */
+		if (g[j].count > 1)
+			snprintf(more, sizeof(more), " \xc3\x97%zu", g[j].count); /* U+00D7, the multiplication sign */
 		else
 			snprintf(more, sizeof(more), " (%d)", (int)p0->pid);
 		lane(sb, tl, 0, html_proc_name(p0), more);
 		strbuf_addstr(sb, "<title>");
 		html_esc(sb, p0->exe ? p0->exe : html_proc_name(p0));
-		strbuf_addf(sb, ": %zu process%s</title>", count[j], count[j] == 1 ? "" : "es");
-		for (size_t k = first[j];; k = next[k]) {
+		strbuf_addf(sb, ": %zu process%s</title>", g[j].count, g[j].count == 1 ? "" : "es");
+		for (size_t i = g[j].start; i < g[j].start + g[j].count; i++) {
 			double x0;
 
-			proc_bar(sb, tl, fp->procs[order[k]], y, &x0);
-			if (!next[k])
-				break;
+			proc_bar(sb, tl, fp->procs[order[m[i].k]], y, &x0);
 		}
 		strbuf_addstr(sb, "</g>\n");
 	}
-	free(first);
-	free(count);
-	free(next);
-	free(last);
+	free(m);
+	free(g);
 }
 
 void html_timeline(struct strbuf *sb, const struct footprint *fp, const size_t *order, const size_t *depth)
