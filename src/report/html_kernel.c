@@ -218,7 +218,7 @@ static int group_of(const struct kneed *n)
 	return n->want == KNEED_N ? G_OFF : G_PROBED;
 }
 
-static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const struct kneed *n, bool abi)
+static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const struct kneed *n, bool abi, bool running)
 {
 	static const char *const label[G_N] = {"needed", "only needed off", "probed"};
 	static const char *const want[G_N] = {"y", "off", "probe"};
@@ -232,11 +232,14 @@ static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const s
 		html_esc(sb, kf_abi_name(m->abi));
 		strbuf_addstr(sb, "</td>");
 	}
-	strbuf_addf(sb, "<td%s>", n->lacking ? " class=\"bad\"" : "");
-	html_esc(sb, n->running ? n->running : "unknown");
-	if (n->lacking)
-		strbuf_addstr(sb, " (lacking)");
-	strbuf_addstr(sb, "</td><td class=\"mono\">");
+	if (running) {
+		strbuf_addf(sb, "<td%s>", n->lacking ? " class=\"bad\"" : "");
+		html_esc(sb, n->running ? n->running : "unknown");
+		if (n->lacking)
+			strbuf_addstr(sb, " (lacking)");
+		strbuf_addstr(sb, "</td>");
+	}
+	strbuf_addstr(sb, "<td class=\"mono\">");
 	names(sb, n->needed_by, n->nneeded);
 	if (n->nfuncs)
 		strbuf_addf(sb, "%s%zu kernel function%s", n->nneeded ? "; " : "", n->nfuncs,
@@ -275,7 +278,10 @@ static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const s
 static void options_table(struct strbuf *sb, const struct fp_kernel_map *const *maps, size_t nmaps)
 {
 	size_t count[G_N] = {0};
+	bool running = false; /* a view of the built-in databases did not consult the running kernel: no column */
 
+	for (size_t m = 0; m < nmaps; m++)
+		running |= maps[m]->run != NULL;
 	for (size_t m = 0; m < nmaps; m++)
 		for (size_t i = 0; maps[m]->needs && i < maps[m]->needs->n; i++)
 			count[group_of(&maps[m]->needs->v[i])]++;
@@ -286,15 +292,15 @@ static void options_table(struct strbuf *sb, const struct fp_kernel_map *const *
 	if (!count[G_WANTED] && !count[G_OFF] && !count[G_PROBED])
 		return;
 	strbuf_addf(sb,
-		    "<table id=\"options\" class=\"sortable\"><thead><tr><th>option</th><th>wanted</th>%s"
-		    "<th>running</th><th>needed by</th><th>Kconfig</th></tr></thead><tbody>\n",
-		    nmaps > 1 ? "<th>ABI</th>" : "");
+		    "<table id=\"options\" class=\"sortable\"><thead><tr><th>option</th><th>wanted</th>%s%s"
+		    "<th>needed by</th><th>Kconfig</th></tr></thead><tbody>\n",
+		    nmaps > 1 ? "<th>ABI</th>" : "", running ? "<th>running</th>" : "");
 	/* the needed ones first: the answer; then the ones a reader would ask about, each labelled */
 	for (int g = 0; g < G_N; g++)
 		for (size_t m = 0; m < nmaps; m++)
 			for (size_t i = 0; maps[m]->needs && i < maps[m]->needs->n; i++)
 				if (group_of(&maps[m]->needs->v[i]) == g)
-					option_row(sb, maps[m], &maps[m]->needs->v[i], nmaps > 1);
+					option_row(sb, maps[m], &maps[m]->needs->v[i], nmaps > 1, running);
 	strbuf_addstr(sb, "</tbody></table>\n");
 }
 
