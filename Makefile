@@ -3,9 +3,9 @@
 # `make bench` prints the overhead tables. `make deps` installs the Debian packages below when missing.
 
 # The one install list: everything a build, a test or a benchmark needs on a fresh Debian 12 machine.
-APT_BUILD := gcc make pkg-config libjson-c-dev zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
+APT_BUILD := gcc make pkg-config zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
              libbz2-dev
-APT_TEST  := libcmocka-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
+APT_TEST  := libcmocka-dev libjson-c-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium curl \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
              qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs
@@ -32,10 +32,10 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-unused-paramet
 # The libraries are linked statically (libc and libm are not): every run then maps 3 objects, not 10, and the
 # dynamic loader resolves 100 symbols, not 540: `kfootprint --version` 1.1 -> 0.6 ms of CPU (perf stat -r 200),
 # which every record pays (libdw, liblzma and libbz2 are only for inventory's DWARF, and cost nothing unused).
-LDLIBS    := -Wl,-Bstatic -ljson-c -lbpf -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lm
+LDLIBS    := -Wl,-Bstatic -lbpf -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lm
 ifeq ($(NO_BPF),1)
 override CFLAGS += -DKF_NO_BPF -DKF_NO_DWARF
-LDLIBS    := -Wl,-Bstatic -ljson-c -lz -llzma -lbz2 -Wl,-Bdynamic -lm
+LDLIBS    := -Wl,-Bstatic -lz -llzma -lbz2 -Wl,-Bdynamic -lm
 endif
 ifeq ($(V),1)
 Q :=
@@ -216,6 +216,8 @@ WL_BIN    := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WL_SRC))
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkf.a
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $< $(BUILD)/libkf.a $(LDLIBS) -lcmocka
+# json-c is the oracle test_json compares the writer's layouts against; kfootprint itself does not link it.
+$(BUILD)/tests/test_json: LDLIBS += -Wl,-Bstatic -ljson-c -Wl,-Bdynamic
 
 # Workloads are built plainly (no sanitizer): their syscall footprint must be exactly what the source says.
 # A workload named *_m32.c is built for i386.
@@ -261,7 +263,13 @@ $(BUILD)/fuzz/fuzz_bzimage: tests/fuzz/fuzz_bzimage.c src/qemu/bzimage.c $(BUILD
 	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< src/qemu/bzimage.c \
 		$(wildcard src/util/*.c) $(BUILD)/libkf.a $(LDLIBS)
-fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage
+# The map database loader (tests/integration/mapdb_fuzz.sh runs it briefly on tests/fuzz/mapdb-seeds).
+$(BUILD)/fuzz/fuzz_mapdb: tests/fuzz/fuzz_mapdb.c src/kmap/mapdb.c src/kmap/mapdb_save.c $(BUILD)/libkf.a
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@) && $(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DKF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/gen \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< src/kmap/mapdb.c \
+		src/kmap/mapdb_save.c $(wildcard src/util/*.c) $(BUILD)/libkf.a $(LDLIBS)
+fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage $(BUILD)/fuzz/fuzz_mapdb
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
 	$(Q)$(BUILD)/fuzz/fuzz_load -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 -close_fd_mask=2 \
@@ -301,6 +309,7 @@ bench: deps all workloads
 	$(Q)sh bench/bpffs_fresh.sh $(BUILD)
 	$(Q)sh bench/map_index.sh $(BUILD)
 	$(Q)sh bench/report_large.sh $(BUILD)
+	$(Q)sh bench/mapdb_load.sh $(BUILD)
 
 # record --kernel-functions against trace-cmd, in the QEMU guest (its 6.1 kernel traces functions): 10 min on a
 # quiet machine, up to an hour on a loaded one (KF_BENCH_TIMEOUT, bench/kfuncs.sh).

@@ -124,6 +124,30 @@ ksrc_tree() {
 	[ -f "$_kc/.kf-complete" ] && find "$_kc" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1 | grep .
 }
 
+# kconfig_merge TREE DIR FRAGMENT: the kernel's own scripts/kconfig/merge_config.sh -n (allnoconfig plus FRAGMENT,
+# then its check of each value requested) with its make run with -C on the read-only TREE, writing only into DIR
+# (its cwd and an absolute -O), where the kernel's kconfig tools stay built between runs. DIR is shared between
+# runs: take kconfig_lock first. It says "Value requested for CONFIG_X not in final .config" for each value lost.
+kconfig_merge() {
+	mkdir -p "$T/kmake" "$2" || return 1
+	printf '#!/bin/sh\nexec /usr/bin/make -s -C "%s" "$@"\n' "$1" >"$T/kmake/make" && chmod +x "$T/kmake/make" &&
+		(cd "$2" && PATH="$T/kmake:$PATH" sh "$1/scripts/kconfig/merge_config.sh" -n -O "$2" "$3")
+}
+# kconfig_lock: the cache of built kconfig tools ($KF_KCONF_CACHE, default /var/tmp/kfootprint-kconf) is one per
+# machine: held on fd 9 until kconfig_unlock or the end of the test. Sets $kconf to the cache's directory (not in
+# a $(...): the lock is the shell's own).
+kconfig_lock() {
+	kconf=${KF_KCONF_CACHE:-/var/tmp/kfootprint-kconf}
+	mkdir -p "$kconf" && exec 9>"$kconf/.lock" && flock 9
+}
+kconfig_unlock() { flock -u 9; }
+# kconfig_tools_or_skip NAME: true when the kernel's kconfig tools can be built here, else a skip that says why
+kconfig_tools_or_skip() {
+	for _t in flex bison make gcc; do
+		command -v $_t >/dev/null || { skip "$1" "no $_t: the kernel's kconfig tools cannot be built"; return 1; }
+	done
+}
+
 # waitfor FILE PATTERN: until FILE has a line matching PATTERN, at most 20 s
 waitfor() {
 	i=0

@@ -127,6 +127,8 @@ void kmap_set_kfuncs(struct fp_kernel_map *m, const struct kfmap *kf);
 void kmap_json_row(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
 void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *abi);
 void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
+/* A MAINTAINERS section as an object: name, status, maintainers (M:), reviewers (R:), lists (L:). */
+void kmap_json_section(json_writer_t *w, const struct kt_section *s);
 /* A refinement's row of `map -F json`'s "reached", and the "kernel" object of a footprint's refinement. */
 void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);
 void kmap_json_reach_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "kmap/kmaint.h"
 #include "kmap/kmap.h"
 
 /* "file:line", or null when there is no file. */
@@ -22,7 +23,41 @@ static void where(json_writer_t *w, const char *name, const char *file, int line
 }
 
 /* The tree's chain of a row (or of a refinement's target), the members of its "kernel" object. */
-static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opts, size_t nopts)
+/* Who to ask about the chain's file: get_maintainer.pl's lines, and the sections they come from. */
+static void people(json_writer_t *w, const struct kt_syscall *k)
+{
+	struct kmap_person *p = NULL;
+	size_t n = kmap_maintainers(k->sections, k->nsections, &p);
+
+	jsonw_name(w, "get_maintainer");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "who", p[i].who);
+		jsonw_string_field(w, "role", p[i].role);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	kmap_maintainers_free(p, n);
+	jsonw_name(w, "sections");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < k->nsections; i++)
+		kmap_json_section(w, k->sections[i].section);
+	jsonw_end_array(w);
+}
+
+void kmap_json_section(json_writer_t *w, const struct kt_section *s)
+{
+	jsonw_start_object(w);
+	jsonw_string_field(w, "name", s->name);
+	jsonw_string_field(w, "status", s->status);
+	jsonw_strings_field(w, "maintainers", (const char *const *)s->maintainers, s->nmaintainers);
+	jsonw_strings_field(w, "reviewers", (const char *const *)s->reviewers, s->nreviewers);
+	jsonw_strings_field(w, "lists", (const char *const *)s->lists, s->nlists);
+	jsonw_end_object(w);
+}
+
+static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opts, size_t nopts, bool who)
 {
 	jsonw_string_field(w, "definition", k->def_name);
 	jsonw_string_field(w, "macro", k->macro);
@@ -59,6 +94,8 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 	for (size_t i = 0; i < k->nsections; i++)
 		jsonw_string(w, k->sections[i].section->name);
 	jsonw_end_array(w);
+	if (who)
+		people(w, k);
 	jsonw_bool_field(w, "optional", k->optional);
 	jsonw_strings_field(w, "alternatives", (const char *const *)k->alternatives, k->nalternatives);
 	jsonw_bool_field(w, "complete", k->complete);
@@ -69,13 +106,14 @@ static void chain(json_writer_t *w, const struct kt_syscall *k, char *const *opt
 /* "kernel": the chain as an object, or null when nothing in the tree was found for the row. */
 static void kernel_member(json_writer_t *w, const struct kt_syscall *k, char *const *opts, size_t nopts)
 {
+	/* a map's row, with who to ask: a footprint's "kernel" objects leave them to the map */
 	jsonw_name(w, "kernel");
 	if (!k) {
 		jsonw_null(w);
 		return;
 	}
 	jsonw_start_object(w);
-	chain(w, k, opts, nopts);
+	chain(w, k, opts, nopts, true);
 	jsonw_end_object(w);
 }
 
@@ -123,7 +161,7 @@ void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const str
 {
 	jsonw_start_object(w);
 	if (r->ks)
-		chain(w, r->ks, r->opts, r->nopts);
+		chain(w, r->ks, r->opts, r->nopts, false);
 	status(w, m, r);
 	jsonw_end_object(w);
 }
@@ -181,6 +219,6 @@ void kmap_json_reach_kernel(json_writer_t *w, const struct fp_kernel_map *m, con
 	jsonw_start_object(w);
 	reach_status(w, m, r);
 	if (r->ks)
-		chain(w, r->ks, r->opts, r->nopts);
+		chain(w, r->ks, r->opts, r->nopts, false);
 	jsonw_end_object(w);
 }

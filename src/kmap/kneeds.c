@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/abi.h"
 #include "kmap/kmap.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *own(struct kneeds *k, char *s)
@@ -14,6 +16,8 @@ static const char *own(struct kneeds *k, char *s)
 	k->own[k->nown++] = s;
 	return s;
 }
+
+static void facts(struct kneeds *k, struct kneed *n, const struct kt_option *e);
 
 static void from_option(struct kneeds *k, struct kneed *n, const struct kmap_opt *o)
 {
@@ -29,6 +33,11 @@ static void from_option(struct kneeds *k, struct kneed *n, const struct kmap_opt
 	n->noff = o->noff;
 	n->want = o->nneeded ? KNEED_Y : o->noff ? KNEED_N : KNEED_NONE;
 	n->lacking = o->nneeded && o->running && !strcmp(o->running, "n");
+	facts(k, n, e);
+}
+
+static void facts(struct kneeds *k, struct kneed *n, const struct kt_option *e)
+{
 	if (!e)
 		return;
 	n->kc.entry = true;
@@ -79,6 +88,101 @@ static void from_functions(struct kneeds *k, const struct kfmap *kf, size_t *cap
 	}
 }
 
+/* The Kconfig entry of an option brought in: the tree's, else the database's (it has those of its chains only). */
+static void from_db(struct kneeds *k, struct kneed *n, const struct mapdb *db)
+{
+	const struct mapdb_opt *o = mapdb_option(db, n->name);
+
+	facts(k, n, db->idx ? kt_index_option(db->idx, n->name) : o ? o->opt : NULL);
+}
+
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+static bool wanted(const struct mapdb *db, const struct kneed *n)
+{
+	return n->want == KNEED_Y && !n->lacking && n->kc.entry && mapdb_kconfig_known(db, n->name);
+}
+
+/*
+ * The closure of what is wanted on: the ABI's options first (the arch's allnoconfig may answer another word
+ * size), then the entries in order. Each need becomes an entry's closure fields; one brought in that no item
+ * named is a new entry, its via set once the array stops moving.
+ */
+static void close_over(struct kneeds *k, const struct fp_kernel_map *m, size_t *cap)
+{
+	const char *on = kf_abi_get(m->abi)->tree_on;
+	struct kt_want *w = xcalloc(k->n + 16, sizeof(*w));
+	size_t nw = 0, wcap = k->n + 16;
+	struct strbuf abi = STRBUF_INIT;
+
+	for (const char *p = on; p && *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+		char *name = xstrndup(p, len);
+
+		p += len;
+		if (!mapdb_kconfig_known(m->db, name)) {
+			free(name);
+			continue;
+		}
+		XGROW(w, wcap, nw + 1);
+		w[nw++] = (struct kt_want){own(k, name), 'y'};
+		strbuf_addf(&abi, " %s", name);
+	}
+	for (size_t i = 0; i < k->n; i++) {
+		if (!wanted(m->db, &k->v[i]))
+			continue;
+		XGROW(w, wcap, nw + 1);
+		w[nw++] = (struct kt_want){k->v[i].name, 'y'};
+	}
+	k->kc = xcalloc(1, sizeof(*k->kc));
+	int rc = mapdb_closure(m->db, w, nw, k->kc);
+	free(w);
+	if (rc == -2) {
+		k->no_closure = "the database was saved without Kconfig facts (regenerate it with --save-db)";
+		strbuf_release(&abi);
+		return;
+	}
+	k->closure = m->db->idx ? "the source tree's Kconfig" : "the database's Kconfig facts";
+	for (size_t i = 0; i < k->kc->nneeds; i++) {
+		const struct kt_need *c = &k->kc->needs[i];
+		size_t at = need_index(k, c->option, cap);
+		struct kneed *e = &k->v[at];
+		bool asked = c->how == KT_NEED_ROOT;
+
+		e->closed = true;
+		e->value = c->value;
+		e->final = c->final;
+		e->hidden = c->hidden;
+		e->how = kt_need_how_name(c->how);
+		e->because = c->because;
+		e->expr = c->expr;
+		e->abi = asked && word_in(abi.buf, c->option) && !e->nneeded;
+		if (!asked && !e->nneeded) {
+			k->nbrought++;
+			if (!e->kc.entry)
+				from_db(k, e, m->db);
+		}
+	}
+	for (size_t i = 0; i < k->kc->nunmet; i++) {
+		struct kneed *e = (struct kneed *)kneeds_find(k, k->kc->unmet[i].option);
+
+		if (e && !e->unmet)
+			e->unmet = k->kc->unmet[i].why;
+	}
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].because)
+			k->v[i].via = kneeds_find(k, k->v[i].because);
+	strbuf_release(&abi);
+}
+
 struct kneeds *kneeds_build(const struct fp_kernel_map *m)
 {
 	struct kneeds *k = xcalloc(1, sizeof(*k));
@@ -110,6 +214,7 @@ struct kneeds *kneeds_build(const struct fp_kernel_map *m)
 	}
 	if (m->kf)
 		from_functions(k, m->kf, &cap);
+	close_over(k, m, &cap);
 	return k;
 }
 
@@ -126,6 +231,9 @@ void kneeds_free(struct kneeds *k)
 	free(k->conds);
 	free(k->funcs);
 	free(k->v);
+	if (k->kc)
+		kt_closure_release(k->kc);
+	free(k->kc);
 	free(k);
 }
 

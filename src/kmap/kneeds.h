@@ -14,10 +14,10 @@
  *
  * One entry per option: the value wanted, the items that want it (required syscalls and refinements, kernel
  * functions by their files; probes and calls that all failed, which do not make it wanted), and the Kconfig facts
- * of its entry. What is left for the closure over `depends on` and `select` (the next step: the fragment must
- * carry what its options depend on, and tailor must build them): an entry brought in by another has `via` set
- * to that entry, and its Kconfig facts say why; kneeds_build() adds only what the items name, so `via` is NULL
- * for every entry it makes.
+ * of its entry. Then the closure over Kconfig (ktree.h kt_closure, the solver tailor uses): what a fragment on
+ * allnoconfig must carry so that every option wanted survives `conf`: the ABI's own options (64BIT for x86_64,
+ * abi set), and the entries brought in, each with `via`, the entry whose `depends on`, prompt, default or select
+ * needs it, and the condition that does. The closure reads the tree's Kconfig, or the facts a database carries.
  */
 enum kneed_want {
 	KNEED_NONE, /* only probes or calls that all failed reach it: left out of the fragment */
@@ -50,7 +50,18 @@ struct kneed {
 	size_t noff;
 	size_t nfuncs, nfuncs_off; /* kernel functions whose file needs it on, off */
 	struct kneed_kconfig kc;
-	const struct kneed *via; /* the closure: the entry whose depends/select brought this one in; NULL: an item */
+	/* the closure: set for the entries it brought in (via set), and for those it was asked (the wanted, the ABI's)
+	 */
+	const struct kneed *via; /* the entry whose condition brought this one in; NULL: asked for */
+	const char *because;	 /* via's name (kept when via is not an entry) */
+	const char *how;	 /* "depends on", "prompt if", "selects", "default", "must be off" (ktree.h) */
+	const char *expr;	 /* that condition, "MISC_FILESYSTEMS && BLOCK"; NULL for one asked for */
+	bool closed;		 /* the closure computed it */
+	bool abi;		 /* asked for the ABI (x86's allnoconfig answers 32-bit: 64BIT for x86_64) */
+	bool hidden;		 /* no prompt: follows from the others, never a line of the fragment */
+	char value;		 /* 'y' or 'n': what the fragment asks */
+	char final;		 /* what allnoconfig plus the fragment gives it, as the closure computes */
+	const char *unmet;	 /* wanted, and cannot hold on allnoconfig: why (the fragment leaves it out) */
 };
 
 /* A condition of a required syscall's chain that is no option (a compound expression, an arch's word). */
@@ -82,9 +93,14 @@ struct kneeds {
 	size_t nnotes;
 	struct kneed_func *funcs; /* empty when the mapping has no kernel functions */
 	size_t nfuncs;
+	/* how the closure was made: "the source tree's Kconfig", "the database's Kconfig facts"; NULL: not made */
+	const char *closure;
+	const char *no_closure; /* why not ("the database was saved without Kconfig facts"), when closure is NULL */
+	size_t nbrought;	/* entries the closure brought in */
 	/* private: strings made here */
 	char **own;
 	size_t nown;
+	struct kt_closure *kc;
 };
 
 struct fp_kernel_map;

@@ -8,6 +8,7 @@
 
 #include "ktree/ktree.h"
 #include "abi/syscalls.h"
+#include "util/arena.h"
 
 /*
  * The map database: what a kernel tree says about every syscall of one ABI (the kt_syscall chains) and about
@@ -55,7 +56,8 @@ struct mapdb {
 	struct kt_option *own_opts;
 	struct kt_section *own_secs;
 	size_t nsecs;
-	void *json;
+	struct kt_kfacts *kfacts; /* a loaded database's Kconfig facts ("kconfig"); NULL: saved before them */
+	struct arena mem;	  /* a loaded database's strings and lists */
 };
 
 /* Takes the index over (freed with the database). config: how the index was configured, for the header. */
@@ -76,6 +78,16 @@ const struct kt_syscall *mapdb_reach(const struct mapdb *db, const char *kind, c
 const char *mapdb_compat_entry(const struct mapdb *db, const char *name);
 /* NULL when the option is on no syscall's path. */
 const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name);
+/*
+ * The closure of wanted options over the database's Kconfig (ktree.h, kt_index_closure): the tree's when it has
+ * one, else the facts it was saved with. 0 or -1 as kt_index_closure(); -2 when it has neither (a database saved
+ * before the facts), out then empty. known: whether an option has facts to close over (always, with a tree).
+ */
+int mapdb_closure(const struct mapdb *db, const struct kt_want *want, size_t n, struct kt_closure *out);
+bool mapdb_kconfig_known(const struct mapdb *db, const char *option);
+/* The facts a saved database carries: every symbol the closure of its options (and the ABI's) can read. */
+struct kt_kfacts *mapdb_index_kfacts(const struct mapdb *db);
+
 /* The highest syscall number of the tree's table, for "newer than the tree". */
 int mapdb_max_nr(const struct mapdb *db);
 

@@ -13,6 +13,11 @@
 #include "util/json_writer.h"
 #include "util/xalloc.h"
 
+struct kfact_out {
+	FILE *out;
+	size_t i, n;
+};
+
 static void put_str(json_writer_t *w, const char *key, const char *v)
 {
 	if (v)
@@ -137,8 +142,31 @@ static void section_record(json_writer_t *w, const struct kt_section *s)
 	put_str(w, "name", s->name);
 	put_str(w, "status", s->status);
 	put_strv(w, "maintainers", s->maintainers, s->nmaintainers);
+	put_strv(w, "reviewers", s->reviewers, s->nreviewers);
 	put_strv(w, "lists", s->lists, s->nlists);
 	jsonw_end_object(w);
+}
+
+/* The Kconfig facts of one symbol or choice (ktree.h struct kt_kfact), for the closure without a tree. */
+static void kfact_record(void *ctx, const struct kt_kfact *k)
+{
+	struct kfact_out *o = ctx;
+	json_writer_t *w = jsonw_new_style(o->out, JSONW_COMPACT | JSONW_SHORT_ESCAPES);
+
+	jsonw_start_object(w);
+	put_str(w, "name", k->name);
+	put_str(w, "type", k->type);
+	if (k->prompt)
+		jsonw_bool_field(w, "prompt", true);
+	put_str(w, "prompt_if", k->prompt_if);
+	put_str(w, "depends", k->depends);
+	put_strv(w, "defaults", (char *const *)k->defaults, k->ndefaults);
+	put_strv(w, "selected_by", (char *const *)k->selected_by, k->nselected_by);
+	put_str(w, "choice", k->choice);
+	put_strv(w, "members", (char *const *)k->members, k->nmembers);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
+	fputs(++o->i < o->n ? ",\n" : "\n", o->out);
 }
 
 /* The head object opens the document and stays open: the arrays follow it as members, one record a line. */
@@ -217,6 +245,16 @@ int mapdb_save(const struct mapdb *db, FILE *out)
 		jsonw_destroy(&w);
 		fputs(i + 1 < nsecs ? ",\n" : "\n", out);
 	}
+	/* the facts of every symbol the closure of the options can read: a database saved before them has none */
+	struct kt_kfacts *own = db->idx ? mapdb_index_kfacts(db) : NULL;
+	const struct kt_kfacts *kf = own ? own : db->kfacts;
+	if (kt_kfacts_count(kf)) {
+		struct kfact_out o = {out, 0, kt_kfacts_count(kf)};
+
+		fputs("],\n\"kconfig\": [\n", out);
+		kt_kfacts_each(kf, kfact_record, &o);
+	}
+	kt_kfacts_free(own);
 	fputs("]}\n", out);
 	free(secs);
 	if (!ferror(out))

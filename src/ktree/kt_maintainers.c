@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// MAINTAINERS: sections and their F:/X:/N: patterns, matched by the rules of scripts/get_maintainer.pl (6.1):
-// F:/X: are globs anchored at the start of the path ('*' also crosses '/'); a pattern without a trailing '/'
+// MAINTAINERS: sections (M:, R:, L:, S:) and their F:/X:/N: patterns, matched by the rules of scripts/get_maintainer.pl
+// (6.1): F:/X: are globs anchored at the start of the path ('*' also crosses '/'); a pattern without a trailing '/'
 // must have as many '/' as the path; X: excludes the section; depth = '/' count (+1 without a trailing '/'),
 // -1 for patterns starting with '*' (THE REST), 0 for an N: regex; the last matching pattern of a section sets
 // its depth. Sections sort by depth; on a tie a literal pattern beats a wildcard, then file order.
@@ -101,6 +101,7 @@ struct kt_maint *kt_maint_parse(const char *text, const char *srcdir)
 					break;
 				}
 				case 'M': add_str(&cur->pub.maintainers, &cur->pub.nmaintainers, v); break;
+				case 'R': add_str(&cur->pub.reviewers, &cur->pub.nreviewers, v); break;
 				case 'L': add_str(&cur->pub.lists, &cur->pub.nlists, v); break;
 				case 'S':
 					if (!cur->pub.status)
@@ -271,6 +272,9 @@ void kt_maint_free(struct kt_maint *m)
 		for (size_t j = 0; j < s->pub.nmaintainers; j++)
 			free(s->pub.maintainers[j]);
 		free(s->pub.maintainers);
+		for (size_t j = 0; j < s->pub.nreviewers; j++)
+			free(s->pub.reviewers[j]);
+		free(s->pub.reviewers);
 		for (size_t j = 0; j < s->pub.nlists; j++)
 			free(s->pub.lists[j]);
 		free(s->pub.lists);

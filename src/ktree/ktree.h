@@ -85,7 +85,9 @@ struct kt_section {
 	char *status;	    /* S: line, e.g. "Maintained"; NULL when absent */
 	char **maintainers; /* M: lines, "Name <mail>" */
 	size_t nmaintainers;
-	char **lists; /* L: lines */
+	char **reviewers; /* R: lines, "Name <mail>" */
+	size_t nreviewers;
+	char **lists; /* L: lines, "list@host" with what follows ("(moderated for non-subscribers)") */
 	size_t nlists;
 };
 
@@ -368,5 +370,32 @@ struct kt_closure {
  */
 int kt_index_closure(const struct kt_index *idx, const struct kt_want *want, size_t n, struct kt_closure *out);
 void kt_closure_release(struct kt_closure *c);
+
+/*
+ * The Kconfig facts the closure reads (kt_kfacts.c), apart from a tree, for a map database to carry: of each symbol
+ * its type, whether it has a prompt, the prompt's `if`, its `depends on`, its defaults as written ("EXPR" or "EXPR
+ * if COND"), its selectors ("X86_64", "X86 if X86_64") and its choice; of a choice (name "choice@FILE:LINE") its
+ * members and defaults. kt_kfacts_from_index() takes every symbol the closure of roots can look at (with the ABI's
+ * tree_on words), by name; kt_kfacts_closure() is kt_index_closure() over them: the same solver, the same answer.
+ */
+struct kt_kfact {
+	const char *name, *type, *prompt, *prompt_if, *depends, *choice;
+	const char *const *defaults;
+	size_t ndefaults;
+	const char *const *selected_by;
+	size_t nselected_by;
+	const char *const *members;
+	size_t nmembers;
+};
+struct kt_kfacts;
+struct kt_kfacts *kt_kfacts_new(const char *arch);		   /* arch: $(SRCARCH), "x86" */
+void kt_kfacts_add(struct kt_kfacts *f, const struct kt_kfact *k); /* copied; a name already there is kept */
+struct kt_kfacts *kt_kfacts_from_index(const struct kt_index *idx, const char *const *roots, size_t n);
+size_t kt_kfacts_count(const struct kt_kfacts *f);
+bool kt_kfacts_has(const struct kt_kfacts *f, const char *name);
+/* In the order added (from an index: by name); k points into f. */
+void kt_kfacts_each(const struct kt_kfacts *f, void (*fn)(void *ctx, const struct kt_kfact *k), void *ctx);
+int kt_kfacts_closure(const struct kt_kfacts *f, const struct kt_want *want, size_t n, struct kt_closure *out);
+void kt_kfacts_free(struct kt_kfacts *f);
 
 #endif

@@ -4,7 +4,41 @@
  * [] when there is nothing), so other tools need no guessing. Rows and options are kmap_json.c's; the layout is
  * the one this document was first published with (json_writer.h).
  */
+#include "kmap/kmaint.h"
 #include "report/map_report.h"
+
+/* "who_to_ask": the summary of the text's, each section with its people as get_maintainer.pl names them. */
+static void who_to_ask(json_writer_t *w, const struct fp_kernel_map *m)
+{
+	struct kmap_asked *v = NULL;
+	size_t items = 0, n = kmap_who_to_ask(m, &v, &items);
+
+	jsonw_name(w, "who_to_ask");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < n; i++) {
+		struct kmap_person *p = NULL;
+		size_t np = kmap_maintainers(v[i].section, 1, &p);
+
+		jsonw_start_object(w);
+		jsonw_string_field(w, "section", v[i].section->section->name);
+		jsonw_string_field(w, "status", v[i].section->section->status);
+		jsonw_u64_field(w, "items", v[i].items);
+		jsonw_strings_field(w, "configs", v[i].opts, v[i].nopts);
+		jsonw_name(w, "get_maintainer");
+		jsonw_start_array(w);
+		for (size_t j = 0; j < np; j++) {
+			jsonw_start_object(w);
+			jsonw_string_field(w, "who", p[j].who);
+			jsonw_string_field(w, "role", p[j].role);
+			jsonw_end_object(w);
+		}
+		jsonw_end_array(w);
+		jsonw_end_object(w);
+		kmap_maintainers_free(p, np);
+	}
+	jsonw_end_array(w);
+	kmap_who_to_ask_free(v, n);
+}
 
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
@@ -43,6 +77,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	for (size_t i = 0; i < m->nopts; i++)
 		kmap_json_option(w, &m->opts[i], NULL);
 	jsonw_end_array(w);
+	who_to_ask(w, m);
 	map_kfuncs_json(w, m->kf);
 	map_check_json(w, m);
 	jsonw_end_object(w);

@@ -5,9 +5,12 @@
  * one per refinement (what the calls reached: its target and chain), then each option's Kconfig entry.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kmap/kmaint.h"
 #include "report/map_report.h"
+#include "util/xalloc.h"
 
 static void list(FILE *out, const char *label, const char *const *v, size_t n)
 {
@@ -17,6 +20,17 @@ static void list(FILE *out, const char *label, const char *const *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s%s", i ? ", " : "", v[i]);
 	fputc('\n', out);
+}
+
+/* Who to ask about the chain's file, as get_maintainer.pl prints it. */
+static void maintainers(FILE *out, const struct kt_syscall *k)
+{
+	struct kmap_person *p = NULL;
+	size_t n = kmap_maintainers(k->sections, k->nsections, &p);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "    %-12s%s (%s)\n", i ? "" : "maintainers", p[i].who, p[i].role);
+	kmap_maintainers_free(p, n);
 }
 
 static void row(FILE *out, const struct fp_kernel_map *m, const struct kmap_row *r)
@@ -38,8 +52,10 @@ static void row(FILE *out, const struct fp_kernel_map *m, const struct kmap_row 
 			k->included_by ? k->included_by : "");
 	else if (k && k->included_by)
 		fprintf(out, "    %-12s#included by %s\n", "built as", k->included_by);
-	if (k && k->file)
+	if (k && k->file) {
 		fprintf(out, "    %-12s%s\n", "section", kmap_row_section(r) ? kmap_row_section(r) : "none");
+		maintainers(out, k);
+	}
 	if (k)
 		list(out, "options", (const char *const *)r->opts, r->nopts);
 	if (k && !r->nopts && k->status == KT_RESOLVED)
@@ -69,6 +85,7 @@ static void reached(FILE *out, const struct fp_kernel_map *m, const struct kmap_
 				k->included_by ? ", #included by " : "", k->included_by ? k->included_by : "");
 		if (k->nsections)
 			fprintf(out, "    %-12s%s\n", "section", k->sections[0].section->name);
+		maintainers(out, k);
 		list(out, "options", (const char *const *)r->opts, r->nopts);
 		if (!r->nopts && k->status == KT_RESOLVED)
 			fprintf(out, "    %-12s%s\n", "options", "none: always built");
@@ -158,6 +175,34 @@ static void answer(FILE *out, const struct fp_kernel_map *m)
 		fprintf(out, "  (%zu more only on the paths of probes or calls not required, listed below)\n", other);
 }
 
+/* Who to ask: the MAINTAINERS sections of the required items, most items first, each with its people. */
+static void who_to_ask(FILE *out, const struct fp_kernel_map *m)
+{
+	struct kmap_asked *v = NULL;
+	size_t items = 0, n = kmap_who_to_ask(m, &v, &items);
+
+	if (!n)
+		return;
+	fprintf(out, "\nwho to ask: %zu MAINTAINERS section%s, the most specific of each of %zu required items\n", n,
+		n == 1 ? "" : "s", items);
+	for (size_t i = 0; i < n; i++) {
+		const struct kt_section *s = v[i].section->section;
+		struct kmap_person *p = NULL;
+		size_t np = kmap_maintainers(v[i].section, 1, &p);
+
+		fprintf(out, "  %-4zu%s%s%s%s\n", v[i].items, s->name, s->status ? " (" : "",
+			s->status ? s->status : "", s->status ? ")" : "");
+		fputs("      options: ", out);
+		for (size_t j = 0; j < v[i].nopts; j++)
+			fprintf(out, "%s%s", j ? ", " : "", v[i].opts[j]);
+		fputs(v[i].nopts ? "\n" : "none: always built\n", out);
+		for (size_t j = 0; j < np; j++)
+			fprintf(out, "      %s (%s)\n", p[j].who, p[j].role);
+		kmap_maintainers_free(p, np);
+	}
+	kmap_who_to_ask_free(v, n);
+}
+
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
 	struct map_counts c;
@@ -174,6 +219,7 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 		c.rows, c.required, c.probes, c.newer, c.unresolved);
 	fputc('\n', out);
 	answer(out, m);
+	who_to_ask(out, m);
 	map_check_text(m, out);
 	fprintf(out, "\n%zu syscalls, each with its chain\n\n", m->nrows);
 	for (size_t i = 0; i < m->nrows; i++)

@@ -7,6 +7,7 @@
 #include "footprint/footprint.h"
 #include "kmap/annotate.h"
 #include "kmap/kmap.h"
+#include "kmap/kneeds.h"
 #include "tailor/tailor.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -53,8 +54,12 @@ int tl_needs(struct footprint *fp, const struct mapdb *db, struct tl_wants *w)
 	const struct fp_kernel_map *m = annotate_kernel(fp, db, NULL, "tailor");
 	if (!m)
 		return -1;
-	for (size_t i = 0; i < m->nopts; i++) {
-		const struct kmap_opt *o = &m->opts[i];
+	/*
+	 * The needs the mapping made (kneeds.h): the options its items name. What the map's own closure brought in
+	 * is left to tailor's, which closes these with the baselet and what re-tests add, by the same solver.
+	 */
+	for (size_t i = 0; i < m->needs->n; i++) {
+		const struct kneed *o = &m->needs->v[i];
 		char *why = NULL;
 		if (o->nneeded) {
 			why = joined("needed by", o->needed_by, o->nneeded);

@@ -12,7 +12,7 @@ deps() { dpkg-query -W -f='${Depends}\n' "$@" 2>/dev/null | tr ',|' '\n\n' | sed
 level1=$(deps $list)
 level2=$(deps $level1)
 brought=" $(echo $list $level1 $level2) "
-# the archives kfootprint links statically (the Makefile's LDLIBS)
+# the archives kfootprint links statically (the Makefile's LDLIBS), and json-c, test_json's oracle
 statics=$(for l in json-c bpf dw elf z lzma bz2; do readlink -f "$(gcc -print-file-name="lib$l.a")"; done)
 for f in $statics /usr/bin/strace /usr/bin/stress-ng /usr/bin/cscope /usr/sbin/bpftool /usr/bin/clang-14 \
 	/usr/include/json-c/json.h /usr/include/cmocka.h /usr/include/bpf/libbpf.h /usr/include/zlib.h \

@@ -12,7 +12,6 @@
 # /var/tmp/kfootprint-kconf, under a lock).
 . "$(dirname "$0")/../lib.sh"
 
-kconf=${KF_KCONF_CACHE:-/var/tmp/kfootprint-kconf}
 bin="$KF_TOP/$KF_BUILD/tests/test_kconfig_real"
 db="$KF_TOP/data/mapdb-6.1-x86_64.json"
 
@@ -21,9 +20,7 @@ if ! src=$(ksrc_tree); then
 	skip kconfig_closure "$KSRC_TARBALL is missing (apt-get install linux-source-6.1)"
 	exit 0
 fi
-for t in flex bison make gcc; do
-	command -v $t >/dev/null || { skip kconfig_closure "no $t: the kernel's kconfig tools cannot be built"; exit 0; }
-done
+kconfig_tools_or_skip kconfig_closure || exit 0
 
 { echo 64BIT; "$PY" -c 'import json, sys
 for o in json.load(open(sys.argv[1]))["options"]:
@@ -36,14 +33,9 @@ rc=$?
 sed -e '/^1\.\./d' -e 's/^\(not \)\{0,1\}ok [0-9]* - /&kconfig_/' "$T/closure.out" | grep -v '^# unmet'
 [ "$rc" -eq 0 ] || { not_ok "kconfig_closure: test_kconfig_real exited $rc"; exit 0; }
 
-# merge_config.sh DIR FRAGMENT: the kernel's own script, its make pointed at the tree, writing only into DIR
-mkdir -p "$T/bin" "$kconf"
-printf '#!/bin/sh\nexec /usr/bin/make -s -C "%s" "$@"\n' "$src" >"$T/bin/make" && chmod +x "$T/bin/make"
-merge() {
-	mkdir -p "$1" && (cd "$1" && PATH="$T/bin:$PATH" sh "$src/scripts/kconfig/merge_config.sh" -n -O "$1" "$2")
-}
-exec 9>"$kconf/.lock"
-flock 9
+# merge DIR FRAGMENT: the kernel's own script (tests/lib.sh), writing only into DIR
+merge() { kconfig_merge "$src" "$1" "$2"; }
+kconfig_lock || { not_ok "kconfig_closure: cannot lock the kconfig tools' cache"; exit 0; }
 merge "$kconf/closure" "$T/frag" >"$T/merge.out" 2>&1 || { not_ok "kconfig_closure: merge_config.sh failed"; tail -n 20 "$T/merge.out" | sed 's/^/#   /'; }
 lost=$(grep -c 'not in final' "$T/merge.out")
 eq "kconfig_closure: merge_config.sh keeps every value of the closure's fragment ($(grep -c '^CONFIG_' "$T/frag") set)" 0 "$lost"
@@ -74,7 +66,7 @@ if [ "$bare_lost" -gt "$nunmet" ]; then
 else
 	not_ok "kconfig_closure: a bare fragment should lose more than the $nunmet unmet options; it lost $bare_lost"
 fi
-flock -u 9
+kconfig_unlock
 # nothing written into the tree
 if [ -e "$src/.config" ] || [ -e "$src/scripts/kconfig/conf" ] || ls -a "$src" | grep -q '^\.tmp\.config'; then
 	not_ok "kconfig_closure: the tree $src was written to"

@@ -58,14 +58,17 @@ eq "rst: docutils parses it; rows of the tables" \
 # kconfig: parsed back
 kc=$T/map.kconfig
 eq "kconfig: only comments, blank lines and CONFIG_X=y" "" "$(grep -vE '^(#.*|CONFIG_[A-Z0-9_]+=y|)$' "$kc")"
-eq "kconfig: no comment merge_config.sh would read as 'is not set'" 0 "$(grep -c '^# CONFIG_' "$kc")"
-eq "kconfig: the CONFIG lines are the needed options the running kernel has" \
+eq "kconfig: no comment merge_config.sh would read as 'is not set', but for one" 0 \
+	"$(grep '^# CONFIG_' "$kc" | grep -vcE '^# CONFIG_[A-Z0-9_]+ is not set$')"
+# the blocks of the items: "# X: needed by a, b", optional indented notes, then CONFIG_X=y; the closure's: "# X: for Y"
+needed() { awk '/^# [A-Z0-9_]+: needed by / { keep = 1 } /^$/ { keep = 0 } keep && /^CONFIG_/' "$kc"; }
+eq "kconfig: the CONFIG lines of the items are the needed options the running kernel has" \
 	"$(jget "$T/map.json" "' '.join(sorted(c['name'] for c in d['configs'] if c['needed_by'] and c['running'] != 'n'))")" \
-	"$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' "$kc" | sort | tr '\n' ' ' | sed 's/ $//')"
-# a block: "# X: needed by a, b", optional indented notes, then CONFIG_X=y
-bad=$(awk '/^CONFIG_/ { n = substr($0, 8); sub(/=y$/, "", n); if (head !~ "^# " n ": needed by [a-z]") print n }
+	"$(needed | sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' | sort | tr '\n' ' ' | sed 's/ $//')"
+bad=$(awk '/^CONFIG_/ { n = substr($0, 8); sub(/=y$/, "", n); if (head !~ "^# " n ": (needed by [a-z]|for [A-Z0-9_]+ \\()") print n }
 	/^# [A-Z0-9_]+: / { head = $0 } /^$/ { head = "" }' "$kc")
-eq "kconfig: each CONFIG line is under a comment naming its syscalls" "" "$bad"
+eq "kconfig: each CONFIG line is under a comment naming its syscalls, or the option that needs it" "" "$bad"
+eq "kconfig: the closure's lines come after the items'" 1 "$(grep -c '^# what the options above need on allnoconfig' "$kc")"
 eq "kconfig: MMU needed by mmap" 1 "$(grep -c '^# MMU: needed by .*mmap' "$kc")"
 
 tarball=/usr/src/linux-source-6.1.tar.xz

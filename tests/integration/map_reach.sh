@@ -83,8 +83,9 @@ eq "kconfig: CONFIG_EVENTFD=y under the refinement that needs it" "# EVENTFD: ne
 eq "kconfig: an option only failed calls need is left out, saying so" \
 	"# PACKET: only failed calls need it: socket AF_PACKET:SOCK_RAW:768 (every call of each failed), so it is left out" \
 	"$(grep '^# PACKET:' "$T/k.config")"
-eq "kconfig: every needed option set" "$(jget "$T/builtin.json" "len([c for c in d['configs'] if c['needed_by']])")" \
-	"$(grep -c '^CONFIG_.*=y$' "$T/k.config")"
+eq "kconfig: every needed option set, under what needs it" \
+	"$(jget "$T/builtin.json" "len([c for c in d['configs'] if c['needed_by']])")" \
+	"$(awk '/^# [A-Z0-9_]+: needed by / { keep = 1 } /^$/ { keep = 0 } keep && /^CONFIG_.*=y$/' "$T/k.config" | wc -l)"
 "$KF" map --no-running "$fp" >"$T/map.text"
 eq "text: a block per refinement" "$(wc -l <"$T/builtin.txt")" \
 	"$(grep -cE '^[a-z_]+ [^ ]+  calls [0-9]+ \(errors [0-9]+\)' "$T/map.text")"

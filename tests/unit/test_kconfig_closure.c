@@ -87,6 +87,65 @@ static int solve(const struct kt_want *w, size_t n, struct kt_closure *c)
 	return kt_closure_solve(&kc, "x86", NULL, w, n, c);
 }
 
+/* Two closures agree: the same needs (option, value, how, because, final) in the same order, the same unmet. */
+static void assert_same(const struct kt_closure *a, const struct kt_closure *b)
+{
+	assert_int_equal(a->nneeds, b->nneeds);
+	for (size_t i = 0; i < a->nneeds; i++) {
+		assert_string_equal(a->needs[i].option, b->needs[i].option);
+		assert_int_equal(a->needs[i].value, b->needs[i].value);
+		assert_int_equal(a->needs[i].final, b->needs[i].final);
+		assert_int_equal(a->needs[i].how, b->needs[i].how);
+		assert_int_equal(a->needs[i].hidden, b->needs[i].hidden);
+		assert_string_equal(a->needs[i].because ? a->needs[i].because : "",
+				    b->needs[i].because ? b->needs[i].because : "");
+	}
+	assert_int_equal(a->nunmet, b->nunmet);
+	for (size_t i = 0; i < a->nunmet; i++)
+		assert_string_equal(a->unmet[i].option, b->unmet[i].option);
+}
+
+static void copy_fact(void *ctx, const struct kt_kfact *k)
+{
+	kt_kfacts_add(ctx, k);
+}
+
+/*
+ * The facts a database carries (kt_kfacts.c): only what the closure of the roots can read, and over them the
+ * closure says what it says over the whole Kconfig, copied fact by fact as a database's loader does.
+ */
+static void test_kfacts(void **state)
+{
+	struct kt_index idx = {.abi = KF_ABI_X86_64, .kc = kc};
+	const char *roots[] = {"EXT4_FS", "FEATURE_A", "USES_HZ_1000", "LEGACY", "ODD_THING"};
+	struct kt_kfacts *f = kt_kfacts_from_index(&idx, roots, 5), *g = kt_kfacts_new("x86");
+	const struct kt_want sets[][4] = {{{"64BIT", 'y'}, {"EXT4_FS", 'y'}},
+					  {{"FEATURE_A", 'y'}, {"USES_HZ_1000", 'y'}},
+					  {{"LEGACY", 'y'}, {"EXT4_FS", 'y'}},
+					  {{"64BIT", 'y'}, {"ODD_THING", 'n'}, {"INET", 'y'}}};
+	const size_t nsets[] = {2, 2, 2, 3};
+
+	/* reachable: BLOCK's own condition, a choice with its members; not a symbol nothing asked for needs */
+	assert_true(kt_kfacts_has(f, "ONLY_FOR_EXPERTS"));
+	assert_true(kt_kfacts_has(f, "EXPERT"));
+	assert_true(kt_kfacts_has(f, "HZ_250"));
+	assert_true(kt_kfacts_has(f, "X86_64")); /* the ABI's tree_on */
+	assert_false(kt_kfacts_has(f, "ADFS_FS"));
+	assert_false(kt_kfacts_has(f, "CRC16"));
+	kt_kfacts_each(f, copy_fact, g);
+	assert_int_equal(kt_kfacts_count(g), kt_kfacts_count(f));
+	for (size_t i = 0; i < sizeof(nsets) / sizeof(nsets[0]); i++) {
+		struct kt_closure whole, facts;
+		int a = solve(sets[i], nsets[i], &whole), b = kt_kfacts_closure(g, sets[i], nsets[i], &facts);
+		assert_int_equal(a, b);
+		assert_same(&whole, &facts);
+		kt_closure_release(&whole);
+		kt_closure_release(&facts);
+	}
+	kt_kfacts_free(f);
+	kt_kfacts_free(g);
+}
+
 static void test_depends_and_visibility(void **state)
 {
 	/* EXT4_FS needs BLOCK, which needs ONLY_FOR_EXPERTS, whose prompt needs EXPERT */
@@ -275,6 +334,7 @@ int main(void)
 	    cmocka_unit_test(test_macros),
 	    cmocka_unit_test(test_choice_parse),
 	    cmocka_unit_test(test_expr_tree),
+	    cmocka_unit_test(test_kfacts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

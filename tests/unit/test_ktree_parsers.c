@@ -157,15 +157,17 @@ static void test_kconfig(void **state)
 
 static void test_maintainers(void **state)
 {
-	const char *text = "preamble\n\tF: fake/ (an example in the preamble)\n"
-			   "Maintainers List\n----------------\n\n"
-			   "WILD\nF:\tkernel/*\n\n"
-			   "LITERAL\nS:\tMaintained\nF:\tkernel/fork.c\n\n"
-			   "DEEP\nF:\tkernel/sub/\nX:\tkernel/sub/skip.c\n\n"
-			   "ANYDIR\nF:\t*/net/*\n\n"
-			   "REGEX\nN:\tfork\n\n"
-			   "CLASS\nF:\tdrivers/pinctrl-[ab]*\n\n"
-			   "THE REST\nF:\t*\nF:\t*/\n";
+	const char *text =
+	    "preamble\n\tF: fake/ (an example in the preamble)\n"
+	    "Maintainers List\n----------------\n\n"
+	    "WILD\nF:\tkernel/*\n\n"
+	    "LITERAL\nM:\tA Person <a@example.org>\nR:\tR One <r1@example.org>\nR:\tR Two <r2@example.org>\n"
+	    "L:\tlist@example.org (moderated for non-subscribers)\nS:\tMaintained\nF:\tkernel/fork.c\n\n"
+	    "DEEP\nF:\tkernel/sub/\nX:\tkernel/sub/skip.c\n\n"
+	    "ANYDIR\nF:\t*/net/*\n\n"
+	    "REGEX\nN:\tfork\n\n"
+	    "CLASS\nF:\tdrivers/pinctrl-[ab]*\n\n"
+	    "THE REST\nF:\t*\nF:\t*/\n";
 	struct kt_maint *m = kt_maint_parse(text, NULL);
 	struct kt_section_match *r;
 	size_t n;
@@ -174,6 +176,12 @@ static void test_maintainers(void **state)
 	n = kt_maint_match(m, "kernel/fork.c", &r);
 	assert_int_equal(n, 4);
 	assert_string_equal(r[0].section->name, "LITERAL"); /* tie at depth 2: literal first */
+	assert_string_equal(r[0].section->status, "Maintained");
+	assert_int_equal(r[0].section->nmaintainers, 1);
+	assert_string_equal(r[0].section->maintainers[0], "A Person <a@example.org>");
+	assert_int_equal(r[0].section->nreviewers, 2);
+	assert_string_equal(r[0].section->reviewers[1], "R Two <r2@example.org>");
+	assert_string_equal(r[0].section->lists[0], "list@example.org (moderated for non-subscribers)");
 	assert_string_equal(r[1].section->name, "WILD");
 	assert_string_equal(r[2].section->name, "REGEX");
 	assert_int_equal(r[2].depth, 0);
