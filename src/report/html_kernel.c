@@ -41,7 +41,7 @@ static void names(struct strbuf *sb, const char *const *v, size_t n)
 /* ---- the MAINTAINERS sections ---- */
 
 struct sec {
-	const struct kt_section *s; /* the first mapping's: its M: and L: lines */
+	const struct kt_section *s; /* the first mapping's: its M:, R: and L: lines */
 	uint64_t calls;
 	const char **by; /* the syscalls and refinements whose code it maintains, most calls first */
 	size_t nby, cap;
@@ -126,15 +126,14 @@ static void people(struct strbuf *sb, const char *cls, const char *tag, char *co
 	strbuf_addstr(sb, "</ul>");
 }
 
-/*
- * Who to write to about a section: its M: lines and L: lists as the database has them. The R: lines
- * (reviewers) go between them once the model carries them (kt_section has no field for them yet).
+/* Who to write to about a section: its M: (maintainers), R: (reviewers) and L: (lists) lines as the database has them.
  */
 static void section_people(struct strbuf *sb, const struct kt_section *s)
 {
 	people(sb, "m", "M:", s->maintainers, s->nmaintainers);
+	people(sb, "r", "R:", s->reviewers, s->nreviewers);
 	people(sb, "l", "L:", s->lists, s->nlists);
-	if (!s->nmaintainers && !s->nlists)
+	if (!s->nmaintainers && !s->nreviewers && !s->nlists)
 		strbuf_addstr(sb, "<span class=\"note\">none in the database</span>");
 }
 
@@ -146,8 +145,9 @@ static void sections_table(struct strbuf *sb, const struct secs *ss)
 		    ss->n, ss->n == 1 ? "" : "s", ss->n == 1 ? "s" : "");
 	if (!ss->n)
 		return;
-	strbuf_addstr(sb, "<table id=\"sections\" class=\"sortable\"><thead><tr><th>section</th><th>status</th>"
-			  "<th class=\"n\">calls</th><th>for</th><th>maintainers and lists</th></tr></thead><tbody>\n");
+	strbuf_addstr(
+	    sb, "<table id=\"sections\" class=\"sortable\"><thead><tr><th>section</th><th>status</th>"
+		"<th class=\"n\">calls</th><th>for</th><th>maintainers, reviewers, lists</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct sec *e = &ss->v[i];
 
@@ -209,19 +209,30 @@ static size_t count_needed(const struct fp_kernel_map *const *maps, size_t nmaps
 	return n;
 }
 
-enum { G_WANTED, G_OFF, G_PROBED, G_N };
+/*
+ * The labels: what the items want (needed, only needed off, probed), then what the closure over Kconfig adds
+ * (kneeds.h): the ABI's own options, and what the needed ones need on allnoconfig (BLOCK for EXT4_FS), as map -F
+ * kconfig.
+ */
+enum { G_WANTED, G_OFF, G_PROBED, G_ABI, G_BROUGHT, G_N };
 
 static int group_of(const struct kneed *n)
 {
 	if (n->want == KNEED_Y || n->want == KNEED_M)
 		return G_WANTED;
-	return n->want == KNEED_N ? G_OFF : G_PROBED;
+	if (n->want == KNEED_N)
+		return G_OFF;
+	if (n->nprobed)
+		return G_PROBED;
+	if (n->abi)
+		return G_ABI;
+	return n->closed && n->because ? G_BROUGHT : G_PROBED;
 }
 
 static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const struct kneed *n, bool abi, bool running)
 {
-	static const char *const label[G_N] = {"needed", "only needed off", "probed"};
-	static const char *const want[G_N] = {"y", "off", "probe"};
+	static const char *const label[G_N] = {"needed", "only needed off", "probed", "for the ABI", "brought in"};
+	static const char *const want[G_N] = {"y", "off", "probe", "abi", "closure"};
 	int g = group_of(n);
 
 	strbuf_addf(sb, "<tr data-want=\"%s\"><td class=\"mono opt\">CONFIG_", want[g]);
@@ -255,6 +266,23 @@ static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const s
 		strbuf_addstr(sb, n->nneeded || n->nfuncs || n->noff || n->nfuncs_off ? "; probed by " : "probed by ");
 		names(sb, n->probed_by, n->nprobed);
 	}
+	if (g == G_ABI) {
+		strbuf_addstr(sb, "the ABI: the architecture's allnoconfig may answer another");
+	} else if (g == G_BROUGHT) {
+		strbuf_addstr(sb, "for CONFIG_");
+		html_esc(sb, n->because);
+		strbuf_addf(sb, " (%s", n->how ? n->how : "?");
+		if (n->expr) {
+			strbuf_addch(sb, ' ');
+			html_esc(sb, n->expr);
+		}
+		strbuf_addch(sb, ')');
+	}
+	if (n->unmet) {
+		strbuf_addstr(sb, "<br><span class=\"bad\">cannot hold on allnoconfig: ");
+		html_esc(sb, n->unmet);
+		strbuf_addstr(sb, "</span>");
+	}
 	strbuf_addstr(sb, "</td><td class=\"mono\">");
 	if (n->kc.entry) {
 		html_esc(sb, n->kc.where ? n->kc.where : "");
@@ -285,21 +313,25 @@ static void options_table(struct strbuf *sb, const struct fp_kernel_map *const *
 	for (size_t m = 0; m < nmaps; m++)
 		for (size_t i = 0; maps[m]->needs && i < maps[m]->needs->n; i++)
 			count[group_of(&maps[m]->needs->v[i])]++;
-	strbuf_addf(sb,
-		    "<h3>Kconfig options</h3>\n<p class=\"note\">%zu needed on; %zu only needed off (the #else of a "
-		    "definition chosen); %zu only on the paths of probes or of calls that all failed</p>\n",
-		    count[G_WANTED], count[G_OFF], count[G_PROBED]);
-	if (!count[G_WANTED] && !count[G_OFF] && !count[G_PROBED])
+	strbuf_addf(
+	    sb,
+	    "<h3>Kconfig options</h3>\n<p class=\"note\">%zu needed on; %zu more for the ABI and %zu brought in "
+	    "by the closure over Kconfig (what the needed ones need on allnoconfig, as <code>map -F kconfig</code>); "
+	    "%zu only needed off (the #else of a definition chosen); %zu only on the paths of probes or of calls "
+	    "that all failed</p>\n",
+	    count[G_WANTED], count[G_ABI], count[G_BROUGHT], count[G_OFF], count[G_PROBED]);
+	if (!count[G_WANTED] && !count[G_ABI] && !count[G_BROUGHT] && !count[G_OFF] && !count[G_PROBED])
 		return;
 	strbuf_addf(sb,
 		    "<table id=\"options\" class=\"sortable\"><thead><tr><th>option</th><th>wanted</th>%s%s"
 		    "<th>needed by</th><th>Kconfig</th></tr></thead><tbody>\n",
 		    nmaps > 1 ? "<th>ABI</th>" : "", running ? "<th>running</th>" : "");
-	/* the needed ones first: the answer; then the ones a reader would ask about, each labelled */
-	for (int g = 0; g < G_N; g++)
-		for (size_t m = 0; m < nmaps; m++)
+	/* the needed ones first: the answer, with what a fragment needs for them; then what a reader would ask about */
+	static const int order[G_N] = {G_WANTED, G_ABI, G_BROUGHT, G_OFF, G_PROBED};
+	for (int o = 0; o < G_N; o++)
+		for (size_t m = 0, g = order[o]; m < nmaps; m++)
 			for (size_t i = 0; maps[m]->needs && i < maps[m]->needs->n; i++)
-				if (group_of(&maps[m]->needs->v[i]) == g)
+				if (group_of(&maps[m]->needs->v[i]) == (int)g)
 					option_row(sb, maps[m], &maps[m]->needs->v[i], nmaps > 1, running);
 	strbuf_addstr(sb, "</tbody></table>\n");
 }

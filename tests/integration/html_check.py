@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-# html_check.py NAME CDP-RESULT FOOTPRINT MAP-JSON MAPDB-JSON TEXT-REPORT WAITS...: TAP lines comparing what
+# html_check.py NAME CDP-RESULT FOOTPRINT MAP-JSON MAP-KCONFIG MAPDB-JSON TEXT-REPORT WAITS...: TAP lines comparing what
 # html_workloads.js read in Chromium from a page with what the other outputs say of the same footprint: the map's
-# JSON (options and their labels, sections, what the calls reached), the database file (each section's M: and L:
+# JSON (options and their labels, sections, what the calls reached) and Kconfig fragment (what the closure
+# brought in), the database file (each section's M:, R: and L:
 # lines), the text summary (its kconfig: and maintainers: counts) and the footprint itself (calls and time per
 # class, processes). WAITS: syscalls whose time must be charted as waiting, apart from work.
 import json
 import re
 import sys
 
-name, cdp, fp_path, map_path, mapdb_path, text_path = sys.argv[1:7]
-waits_expected = sys.argv[7:]
+name, cdp, fp_path, map_path, frag_path, mapdb_path, text_path = sys.argv[1:8]
+waits_expected = sys.argv[8:]
 res = json.load(open(cdp))
 fp, mp, db = json.load(open(fp_path)), json.load(open(map_path)), json.load(open(mapdb_path))
 text = open(text_path, encoding="utf-8", errors="replace").read()
@@ -41,6 +42,15 @@ for key, label in (("y", "needed"), ("off", "only needed off"), ("probe", "probe
     eq("options %s: as map -F json says" % label, sorted(want[key]), page.get("opt_" + key))
     eq("options %s: each labelled '%s'" % (label, label), [label] if want[key] else [], page.get("label_" + key))
 check("some option is only needed off or probed (the labels are tested)", want["off"] or want["probe"])
+# what the closure brought in: the fragment's "# NAME: for OTHER (depends on ...)" lines after "need on allnoconfig"
+frag = open(frag_path).read()
+tail = frag.split("need on allnoconfig", 1)[1] if "need on allnoconfig" in frag else ""
+brought = sorted("CONFIG_" + n for n in re.findall(r"^# (\w+): for \w+ \(", tail, re.M))
+eq("options brought in by the closure: as map -F kconfig says", brought, page.get("opt_closure"))
+eq("options brought in: each labelled 'brought in'", ["brought in"] if brought else [], page.get("label_closure"))
+check("the closure brought some option in (the label is tested)", brought)
+eq("options for the ABI: each labelled 'for the ABI'", ["for the ABI"] if page.get("opt_abi") else [],
+   page.get("label_abi"))
 
 # the MAINTAINERS sections: the best of each required syscall and refinement, THE REST left out, by calls
 secs = {}
@@ -55,6 +65,9 @@ eq("sections and their calls, as map -F json's chains say", order,
 dbsec = {s["name"]: s for s in db["sections"]}
 eq("each section's M: lines, as the database has them",
    [["M: " + m for m in dbsec[s].get("maintainers", [])] for s, _ in order], [s["m"] for s in page.get("sections", [])])
+eq("each section's R: lines, as the database has them",
+   [["R: " + m for m in dbsec[s].get("reviewers", [])] for s, _ in order], [s["r"] for s in page.get("sections", [])])
+check("some section has reviewers (R: lines are tested)", any(s["r"] for s in page.get("sections", [])))
 eq("each section's L: lines, as the database has them",
    [["L: " + m for m in dbsec[s].get("lists", [])] for s, _ in order], [s["l"] for s in page.get("sections", [])])
 check("the sections have maintainers to write to", all(s["m"] or s["l"] for s in page.get("sections", [])))

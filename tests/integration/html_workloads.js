@@ -4,14 +4,14 @@
   var text = function (e) { return e ? e.textContent : null; };
   var top = function (id) { var e = document.getElementById(id); return e ? e.getBoundingClientRect().top + scrollY : null; };
   var o = {};
-  ['y', 'off', 'probe'].forEach(function (w) {
+  ['y', 'abi', 'closure', 'off', 'probe'].forEach(function (w) {
     o['opt_' + w] = all('#options tr[data-want=' + w + '] td.opt').map(text).sort();
     o['label_' + w] = all('#options tr[data-want=' + w + '] .label').map(text)
       .filter(function (t, i, a) { return a.indexOf(t) === i; });
   });
   o.sections = all('#sections tbody tr').map(function (r) {
     return { name: text(r.querySelector('td.sec')), calls: +r.cells[2].dataset.v,
-      m: all('ul.m li', r).map(text), l: all('ul.l li', r).map(text) };
+      m: all('ul.m li', r).map(text), r: all('ul.r li', r).map(text), l: all('ul.l li', r).map(text) };
   });
   o.reached = all('#reached tbody tr').map(function (r) { return text(r.cells[0]); }).sort();
   o.sum_kconfig = text(document.getElementById('sum-kconfig'));

@@ -2,9 +2,10 @@
 # The HTML page on real workloads, read in headless Chromium (issue 23): `python3 -m http.server` started through a
 # pyenv-like shim of 40 processes and asked by curl, and a TCP client and server. For `record --map -F html` and
 # for `report -F html` of the saved footprint: the options with their labels (needed, only needed off, probed) as
-# `map -F json` says, the MAINTAINERS sections with their M: and L: lines as the database has them, what the calls
-# reached, the summary's counts as the text summary's, the answer before the charts, the class chart by calls,
-# the waiting calls' time apart from work, and a timeline whose lanes hold their labels (html_check.py).
+# `map -F json` says and those the closure over Kconfig brought in as `map -F kconfig` says, the MAINTAINERS
+# sections with their M:, R: and L: lines as the database has them, what the calls reached, the summary's counts
+# as the text summary's, the answer before the charts, the class chart by calls, the waiting calls' time apart
+# from work, and a timeline whose lanes hold their labels (html_check.py).
 . "$(dirname "$0")/../lib.sh"
 
 CHROMIUM=$(command -v chromium || true)
@@ -77,6 +78,7 @@ for w in http tcp; do
 	"$KF" report -F html -o "$T/$w-rep.html" "$T/$w.json"
 	eq "html workloads: report -F html of the saved $w footprint exits 0" 0 $?
 	"$KF" map -F json "$T/$w.json" >"$T/$w-map.json"
+	"$KF" map -F kconfig "$T/$w.json" >"$T/$w-map.config"
 	"$KF" report "$T/$w.json" >"$T/$w.txt"
 	case $w in
 	http) waits="poll wait4" ;;
@@ -88,7 +90,7 @@ for w in http tcp; do
 			"$(cat "$KF_TOP/tests/integration/html_workloads.js")" >"$T/$w-$page.cdp" 2>&1
 		# shellcheck disable=SC2086 # the waiting syscalls are words
 		python3 "$KF_TOP/tests/integration/html_check.py" "$w $page" "$T/$w-$page.cdp" "$T/$w.json" \
-			"$T/$w-map.json" "$KF_TOP/data/mapdb-6.1-x86_64.json" "$T/$w.txt" $waits ||
+			"$T/$w-map.json" "$T/$w-map.config" "$KF_TOP/data/mapdb-6.1-x86_64.json" "$T/$w.txt" $waits ||
 			not_ok "html workloads: $w $page: $(head -c 600 "$T/$w-$page.cdp")"
 	done
 done
