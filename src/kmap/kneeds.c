@@ -108,7 +108,8 @@ static bool word_in(const char *list, const char *word)
 
 static bool wanted(const struct mapdb *db, const struct kneed *n)
 {
-	return n->want == KNEED_Y && !n->lacking && n->kc.entry && mapdb_kconfig_known(db, n->name);
+	/* a kernel function's option has its facts in the function database: the Kconfig's are what counts here */
+	return n->want == KNEED_Y && !n->lacking && mapdb_kconfig_known(db, n->name);
 }
 
 /*

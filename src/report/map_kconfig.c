@@ -180,6 +180,12 @@ static void functions(FILE *out, const struct fp_kernel_map *m)
 			fputs("#   named above for the syscalls\n", out);
 			continue;
 		}
+		if (f->kc.entry && k->closure && !o->closed) {
+			fputs("#   not in the database's Kconfig facts, so not closed: merge_config.sh may drop it\n",
+			      out);
+			fprintf(out, "#   (to set it anyway: CONFIG_%s=y)\n", o->name);
+			continue;
+		}
 		if (!f->kc.entry)
 			fputs("#   no Kconfig entry in the source tree: merge_config.sh will ignore it\n", out);
 		else if (!f->kc.prompt)
