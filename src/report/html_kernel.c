@@ -297,7 +297,7 @@ static void option_row(struct strbuf *sb, const struct fp_kernel_map *m, const s
 			strbuf_addstr(sb, "<br>depends on ");
 			html_esc(sb, n->kc.depends);
 		}
-	} else {
+	} else if (!n->closed) { /* the closure's own entries may come without the facts of theirs */
 		strbuf_addstr(sb, "no Kconfig entry");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");

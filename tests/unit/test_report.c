@@ -226,6 +226,13 @@ static void test_html_answer_first(void **state)
 	/* two ABIs, two mappings: the options say which */
 	assert_non_null(strstr(opts, "<th>ABI</th>"));
 	assert_non_null(strstr(opts, "<span class=\"label want-y\">needed</span>"));
+	/* what the closure over Kconfig brings in for them, labelled, after the needed ones, before the probed */
+	assert_non_null(
+	    strstr(opts, "<tr data-want=\"closure\"><td class=\"mono opt\">CONFIG_64BIT</td><td><span "
+			 "class=\"label want-closure\">brought in</span></td><td>x86_64</td><td class=\"mono\">for "
+			 "CONFIG_X86_64 (depends on 64BIT)</td>"));
+	assert_true(strstr(opts, "data-want=\"closure\"") < strstr(opts, "data-want=\"off\""));
+	assert_true(strstr(opts, "data-want=\"y\"") < strstr(opts, "data-want=\"abi\""));
 	/* each section with its people, as the database has them */
 	assert_non_null(strstr(out, "<td class=\"sec\">FILESYSTEMS (VFS and infrastructure)</td>"));
 	assert_non_null(strstr(out, "<li>M: Alexander Viro &lt;viro@zeniv.linux.org.uk&gt;</li>"));
