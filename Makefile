@@ -6,7 +6,7 @@
 APT_BUILD := gcc make pkg-config zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
              libbz2-dev
 APT_TEST  := libcmocka-dev libjson-c-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
-             stress-ng paxtest linux-perf util-linux procps tar chromium \
+             stress-ng paxtest linux-perf util-linux procps tar chromium curl \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
              qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs curl
 APT_MAP   := linux-source-6.1 linux-config-6.1 cscope xz-utils bc flex bison cpio

@@ -34,7 +34,7 @@ else
 			"$SHOTS/html-$page.png" \
 			"document.querySelectorAll('table#syscalls[data-sortable]').length" \
 			"document.getElementById('syscalls').tBodies[0].rows.length" \
-			"document.querySelectorAll('#timeline g').length" \
+			"document.querySelectorAll('#timeline rect.bar').length" \
 			"document.querySelectorAll('#files details').length" \
 			"document.scripts.length + document.querySelectorAll('img,iframe,object,embed').length" \
 			"(function(){var t=document.getElementById('syscalls'),h=t.tHead.rows[0].cells[2],v=function(){
@@ -56,13 +56,13 @@ else
 		eq "html $page: the hostile name reads as text" True "$(r '["results"][6]')"
 		check "html $page: screenshot produced" test -s "$SHOTS/html-$page.png"
 	done
-	eq "html rep: a loaded footprint has no kernel section (annotations are not read back)" 0 \
+	eq "html rep: a loaded footprint shows its mapping (from the built-in database, as the text summary)" 1 \
 		"$(r '["results"][7]')"
 	# Without JavaScript the tables and charts are there as written.
 	res=$(KF_CDP_NOJS=1 timeout 120 python3 "$KF_TOP/tests/integration/html_cdp.py" "$CHROMIUM" "$T/rec.html" \
 		"$SHOTS/html-nojs.png" "document.querySelectorAll('table[data-sortable]').length" \
 		"document.getElementById('syscalls').tBodies[0].rows.length" \
-		"document.querySelectorAll('#timeline g, #classes g').length > 0" 2>&1)
+		"document.querySelectorAll('#timeline rect.bar, #classes g').length > 0" 2>&1)
 	eq "html: without JavaScript the page's script did not run" 0 "$(r '["results"][0]')"
 	eq "html: without JavaScript the syscall table is there" "$nsc" "$(r '["results"][1]')"
 	eq "html: without JavaScript the charts are there" True "$(r '["results"][2]')"

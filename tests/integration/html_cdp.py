@@ -4,7 +4,8 @@
 # Loads the page in headless Chromium, waits for its load event, evaluates each expression after the page's
 # own script ran, saves a screenshot, and prints one JSON object: {"results": [...], "errors": [...],
 # "dialogs": [...]}. errors: console errors, uncaught exceptions and log entries of level error.
-# KF_CDP_NOJS=1: the page's scripts do not run (the expressions still do).
+# KF_CDP_NOJS=1: the page's scripts do not run (the expressions still do). KF_CDP_SHOT_OF=SELECTOR: the screenshot
+# is of that element only, however far down the page it is.
 import base64
 import fcntl
 import json
@@ -106,7 +107,20 @@ def main():
                 results.append(None)
             else:
                 results.append(r["result"].get("value"))
-        png = send("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
+        shot_params = {"format": "png"}
+        if os.environ.get("KF_CDP_SHOT_OF"):
+            # the viewport first made as tall as the page, so that the element is measured in the layout shot
+            h = send("Runtime.evaluate", {"expression": "document.documentElement.scrollHeight",
+                                          "returnByValue": True}, session=s)["result"]["value"]
+            send("Emulation.setDeviceMetricsOverride",
+                 {"width": 1280, "height": min(int(h), 16000), "deviceScaleFactor": 1, "mobile": False}, session=s)
+            r = send("Runtime.evaluate", {"expression": "(function(){var r=document.querySelector(%s)"
+                                          ".getBoundingClientRect();return [r.left+scrollX,r.top+scrollY,r.width,"
+                                          "r.height];})()" % json.dumps(os.environ["KF_CDP_SHOT_OF"]),
+                                          "returnByValue": True}, session=s)
+            x, y, w, h = r["result"]["value"]
+            shot_params.update(clip={"x": x, "y": y, "width": w, "height": h, "scale": 1})
+        png = send("Page.captureScreenshot", shot_params, session=s)["data"]
         with open(shot, "wb") as f:
             f.write(base64.b64decode(png))
         for e in events:

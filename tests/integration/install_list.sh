@@ -19,7 +19,7 @@ for f in $statics /usr/bin/strace /usr/bin/stress-ng /usr/bin/cscope /usr/sbin/b
 	/usr/include/gelf.h /usr/include/elfutils/libdw.h /usr/bin/cloc /usr/lib32/libc.a /usr/src/linux-source-6.1.tar.xz /usr/src/linux-config-6.1/config.amd64_none_amd64.xz /usr/bin/curl /usr/bin/xz /usr/bin/pkg-config \
 	/usr/bin/find /usr/bin/tar /usr/bin/setpriv /usr/bin/unshare /usr/bin/setsid /usr/bin/ps /usr/bin/pgrep /usr/lib/python3/dist-packages/docutils/__init__.py \
 	/usr/bin/qemu-system-x86_64 /usr/bin/trace-cmd /bin/busybox /usr/bin/flock /usr/bin/timeout /sbin/depmod /lib/systemd/systemd /sbin/mke2fs \
-	/usr/bin/ss /usr/bin/ip /usr/bin/flex /usr/bin/bison /usr/bin/cpio /usr/bin/bc; do
+	/usr/bin/ss /usr/bin/ip /usr/bin/flex /usr/bin/bison /usr/bin/cpio /usr/bin/bc /usr/bin/curl; do
 	if [ ! -e "$f" ]; then
 		not_ok "install-list: $f is missing: make deps did not install it"
 		continue

@@ -199,10 +199,102 @@ static void test_html_escapes_and_deep_chain(void **state)
 	assert_null(strstr(out, "<b>\"'"));
 	assert_null(strstr(out, "<img"));
 	assert_ptr_equal(strstr(out, "<script"), strstr(out, "<script>document"));
-	assert_non_null(strstr(out, "1004999 c</text>"));
+	/* past 16 processes a lane per name: one for the 4999 "c", one for the hostile name */
+	assert_non_null(strstr(out, ">c \xc3\x97"
+				    "4999</text>"));
+	assert_non_null(strstr(out, "&lt;b&gt;&quot;&#39;&amp;\\xff (1000001)</text>"));
 	assert_string_equal(out + strlen(out) - 15, "</body></html>\n");
 	free(out);
 	fp__free(fp);
+}
+
+/* The page as the commands render it: with the built-in databases' view made before rendering. */
+static char *render_html(struct footprint *fp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct text_opts t = {0};
+	struct kmap_view view;
+
+	assert_non_null(f);
+	annotate_classes(fp);
+	annotate_view(fp, &view);
+	t.view = &view;
+	assert_int_equal(renderer_render(renderer_find("html"), fp, &t, f), 0);
+	kmap_view_release(&view);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The answer first (issue 23): options and sections, then the charts, then the tables; wait4's time kept apart. */
+static void test_html_answer_first(void **state)
+{
+	struct footprint *fp = sample_fp();
+	char *out = render_html(fp), *opts = strstr(out, "<table id=\"options\""), *times = strstr(out, "id=\"times\"");
+
+	assert_non_null(opts);
+	assert_true(opts < strstr(out, "<table id=\"sections\""));
+	assert_true(strstr(out, "<table id=\"sections\"") < strstr(out, "id=\"classes\""));
+	assert_true(strstr(out, "id=\"classes\"") < strstr(out, "id=\"timeline\""));
+	assert_true(strstr(out, "id=\"timeline\"") < strstr(out, "id=\"syscalls\""));
+	assert_true(strstr(out, "id=\"syscalls\"") < strstr(out, "id=\"sources\""));
+	/* the summary says the answer's counts, as the text summary */
+	assert_non_null(strstr(out, "<dd id=\"sum-kconfig\"><a href=\"#options\">"));
+	/* two ABIs, two mappings: the options say which */
+	assert_non_null(strstr(opts, "<th>ABI</th>"));
+	assert_non_null(strstr(opts, "<span class=\"label want-y\">needed</span>"));
+	/* what the closure over Kconfig brings in for them, labelled, after the needed ones, before the probed */
+	assert_non_null(
+	    strstr(opts, "<tr data-want=\"closure\"><td class=\"mono opt\">CONFIG_64BIT</td><td><span "
+			 "class=\"label want-closure\">brought in</span></td><td>x86_64</td><td class=\"mono\">for "
+			 "CONFIG_X86_64 (depends on 64BIT)</td>"));
+	assert_true(strstr(opts, "data-want=\"closure\"") < strstr(opts, "data-want=\"off\""));
+	assert_true(strstr(opts, "data-want=\"y\"") < strstr(opts, "data-want=\"abi\""));
+	/* each section with its people, as the database has them */
+	assert_non_null(strstr(out, "<td class=\"sec\">FILESYSTEMS (VFS and infrastructure)</td>"));
+	assert_non_null(strstr(out, "<li>M: Alexander Viro &lt;viro@zeniv.linux.org.uk&gt;</li>"));
+	assert_non_null(strstr(out, "<li>L: linux-fsdevel@vger.kernel.org</li>"));
+	/* the class chart is of calls, the most first: Filesystem's 24 before Process Mgmt.'s 7 */
+	assert_non_null(strstr(out, "<g class=\"row\" data-v=\"24\"><text class=\"lbl\" x=\"0\" y=\"14\">Filesystem"));
+	/* time: Process Mgmt. works clone's 2 ms; wait4's 300 ms is waiting, charted apart */
+	assert_non_null(times);
+	assert_non_null(
+	    strstr(times, "<g class=\"row\" data-v=\"2000000\"><text class=\"lbl\" x=\"0\" y=\"34\">Process Mgmt."));
+	assert_non_null(strstr(
+	    times, "data-v=\"300000000\"><text class=\"lbl\" x=\"0\" y=\"74\">wait4</text><rect class=\"wait\""));
+	free(out);
+	/* the renderer alone resolves nothing: no mapping of its own, no view, no options */
+	out = render("html", fp);
+	assert_null(strstr(out, "id=\"options\""));
+	assert_non_null(strstr(out, "<p>not mapped"));
+	free(out);
+	fp__free(fp);
+	(void)state;
+}
+
+/* A label is cut to its column, and says so; a few processes get a lane each, in tree order. */
+static void test_html_label_cut(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct fp_proc *p = fp__proc_new(fp, 103, 102, MS(120));
+	char exe[300] = "/opt/", *out, *lbl;
+
+	memset(exe + 5, 'x', 250);
+	exe[255] = '\0';
+	p->exe = xstrdup(exe);
+	out = render_html(fp);
+	assert_non_null(strstr(out, "data-lanes=\"process\""));
+	lbl = strstr(out, "<text class=\"lbl\" x=\"18\" y=\"");
+	assert_non_null(lbl); /* depth 2: indented 16 px */
+	lbl = strstr(lbl, ">103 x");
+	assert_non_null(lbl);
+	/* (300 - 6 - 16) / 7 = 39 characters: "103 ", 34 x and the ellipsis */
+	assert_int_equal(strspn(lbl + 5, "x"), 34);
+	assert_memory_equal(lbl + 5 + 34, "\xe2\x80\xa6</text>", 10);
+	free(out);
+	fp__free(fp);
+	(void)state;
 }
 
 static void test_csv(void **state)
@@ -857,6 +949,8 @@ int main(void)
 	    cmocka_unit_test(test_tree_chain_threads_argv),
 	    cmocka_unit_test(test_tree_deep_chain_and_names),
 	    cmocka_unit_test(test_html_escapes_and_deep_chain),
+	    cmocka_unit_test(test_html_answer_first),
+	    cmocka_unit_test(test_html_label_cut),
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_text_errors),
