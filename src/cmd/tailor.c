@@ -246,7 +246,8 @@ static void add_figures(struct tl_report *rep, struct tl_ctx *x, const char *dir
 	fprintf(stderr, "kfootprint: tailor: the figures: sizes, and a boot of each kernel under -icount\n");
 	rep->fig[0].name = xstrdup("tailored");
 	tl_figures_of(&rep->fig[0], bz, vml, cfg, initrd, dir);
-	tl_baseline_debian(&rep->fig[1], initrd, dir);
+	tl_figures_sloc(&rep->fig[0], x->src, cfg);
+	tl_baseline_debian(&rep->fig[1], x->src, initrd, dir);
 	tl_baseline_tiny(x, &rep->fig[2], initrd, dir);
 	rep->nfig = 3;
 	if (initrd)

@@ -28,6 +28,10 @@ static void figure_row(FILE *out, const char *what, const struct tl_report *r, i
 			snprintf(cell, sizeof(cell), "%u / %u", f->opt_y, f->opt_m);
 		else if (kind == 3 && f->have_boot)
 			snprintf(cell, sizeof(cell), "%.2f s", f->boot_s);
+		else if (kind == 4 && f->files)
+			snprintf(cell, sizeof(cell), "%zu", f->files);
+		else if (kind == 5 && f->have_sloc)
+			snprintf(cell, sizeof(cell), "%ld", f->sloc);
 		fprintf(out, " %20s", cell);
 	}
 	fputc('\n', out);
@@ -74,6 +78,8 @@ static int render_text(const struct tl_report *r, FILE *out)
 	figure_row(out, "vmlinux text bytes", r, 1);
 	figure_row(out, "options y / m", r, 2);
 	figure_row(out, "boot to /init (-icount)", r, 3);
+	figure_row(out, "compiled files", r, 4);
+	figure_row(out, "their SLOC", r, 5);
 	for (size_t i = 1; i < r->nfig; i++) {
 		const struct tl_figures *f = &r->fig[i], *t = &r->fig[0];
 		if (f->why_not) {
@@ -89,6 +95,10 @@ static int render_text(const struct tl_report *r, FILE *out)
 		if (t->have_boot && f->have_boot) {
 			fputs(", boot", out);
 			ratio(out, t->boot_s, f->boot_s);
+		}
+		if (t->have_sloc && f->have_sloc) {
+			fputs(", SLOC", out);
+			ratio(out, (double)t->sloc, (double)f->sloc);
 		}
 		fputc('\n', out);
 	}
@@ -160,6 +170,10 @@ static int render_json(const struct tl_report *r, FILE *out)
 			jsonw_u64_field(w, "options_m", f->opt_m);
 			if (f->have_boot)
 				jsonw_fixed_field(w, "boot_to_init_icount_s", f->boot_s, 3);
+			if (f->files)
+				jsonw_u64_field(w, "compiled_files", f->files);
+			if (f->have_sloc)
+				jsonw_int_field(w, "sloc", f->sloc);
 		}
 		jsonw_end_object(w);
 	}

@@ -38,7 +38,7 @@ char *tl_debian_kernel(char **dir)
 	return bz;
 }
 
-void tl_baseline_debian(struct tl_figures *f, const char *initrd, const char *dir)
+void tl_baseline_debian(struct tl_figures *f, const char *src, const char *initrd, const char *dir)
 {
 	char *top = NULL, *bz = tl_debian_kernel(&top);
 	f->name = xstrdup("Debian 6.1");
@@ -50,6 +50,8 @@ void tl_baseline_debian(struct tl_figures *f, const char *initrd, const char *di
 	free(f->name);
 	f->name = xasprintf("Debian %s", strrchr(top, '/') + 1 + strlen("kernel-"));
 	tl_figures_of(f, bz, access(vml, R_OK) == 0 ? vml : NULL, access(cfg, R_OK) == 0 ? cfg : NULL, initrd, dir);
+	if (src && access(cfg, R_OK) == 0)
+		tl_figures_sloc(f, src, cfg);
 	free(bz);
 	free(top);
 	free(vml);
@@ -102,6 +104,7 @@ int tl_baseline_tiny(struct tl_ctx *x, struct tl_figures *f, const char *initrd,
 		char *bz = tl_kernel_file(&k, "arch/x86/boot/bzImage"), *vml = tl_kernel_file(&k, "vmlinux");
 		char *cfg = xasprintf("%s/.config", k.dir);
 		tl_figures_of(f, bz, vml, cfg, initrd, dir);
+		tl_figures_sloc(f, x->src, cfg);
 		free(bz);
 		free(vml);
 		free(cfg);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inventory/inventory.h"
 #include "tailor/tailor.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -94,6 +95,20 @@ void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinu
 	if (config)
 		count_options(config, &f->opt_y, &f->opt_m);
 	f->have_boot = initrd && boot_seconds(bzimage, initrd, dir, f->name, &f->boot_s) == 0;
+}
+
+void tl_figures_sloc(struct tl_figures *f, const char *src, const char *config)
+{
+	struct inv_sources is = {.kernel_src = src, .config = config};
+	struct inventory *inv = src && config ? inv_build(&is) : NULL;
+	if (!inv)
+		return; /* inv_build said why */
+	f->files = inv->nfiles;
+	for (size_t i = 0; i < inv->nfiles; i++)
+		if (inv->files[i].sloc > 0)
+			f->sloc += inv->files[i].sloc;
+	f->have_sloc = !inv->no_sloc;
+	inv_free(inv);
 }
 
 void tl_figures_release(struct tl_figures *f)

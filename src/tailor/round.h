@@ -72,7 +72,7 @@ char *tl_debian_kernel(char **dir);
 /* An initramfs of tailor's /init alone (no command: it says the uptime and reboots), for the boot figures. */
 int tl_init_initrd(const char *path);
 /* The figures of the kernels the report sets beside the tailored one (baselines.c). */
-void tl_baseline_debian(struct tl_figures *f, const char *initrd, const char *dir);
+void tl_baseline_debian(struct tl_figures *f, const char *src, const char *initrd, const char *dir);
 int tl_baseline_tiny(struct tl_ctx *x, struct tl_figures *f, const char *initrd, const char *dir);
 
 #endif

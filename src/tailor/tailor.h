@@ -96,12 +96,17 @@ struct tl_figures {
 	unsigned opt_y, opt_m;
 	double boot_s; /* kernel start to /init, QEMU's -icount shift=2 clock */
 	bool have_boot;
+	size_t files; /* compiled files of the configuration on the tree (kfootprint inventory's list) */
+	long sloc;    /* their code lines */
+	bool have_sloc;
 };
 /* size(1)'s text of an ELF64 file: 0, or -1 when it cannot be read as one. */
 int tl_elf_text_bytes(const char *path, uint64_t *text);
 /* f's figures from the files (vmlinux, config, initrd may be NULL: no such figure); boots write in dir. */
 void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinux, const char *config,
 		   const char *initrd, const char *dir);
+/* f's compiled files and SLOC: the inventory of the tree with the configuration (seconds: cached SLOC). */
+void tl_figures_sloc(struct tl_figures *f, const char *src, const char *config);
 void tl_figures_release(struct tl_figures *f);
 
 #endif

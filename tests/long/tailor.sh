@@ -42,8 +42,8 @@ equal_in ls 1
 for f in .config fragment bzImage vmlinux retest.json report.text; do
 	check "ls: -o holds $f" test -s "$T/ls/$f"
 done
-eq "ls: the report has the tailored kernel's sizes and boot" "True True True" \
-	"$(jget "$T/ls/report.json" "d['kernels'][0]['bzimage_bytes'] > 0, d['kernels'][0]['vmlinux_text_bytes'] > 0, d['kernels'][0]['boot_to_init_icount_s'] > 0")"
+eq "ls: the report has the tailored kernel's sizes, boot, compiled files and SLOC" "True True True True True" \
+	"$(jget "$T/ls/report.json" "d['kernels'][0]['bzimage_bytes'] > 0, d['kernels'][0]['vmlinux_text_bytes'] > 0, d['kernels'][0]['boot_to_init_icount_s'] > 0, d['kernels'][0]['compiled_files'] > 0, d['kernels'][0]['sloc'] > 0")"
 eq "ls: beside it Debian's and tinyconfig's, each with figures or why not" "3 True" \
 	"$(jget "$T/ls/report.json" "len(d['kernels']), all('bzimage_bytes' in k or 'unavailable' in k for k in d['kernels'])")"
 sed 's/^/# /' "$T/ls/report.text"
