@@ -203,6 +203,9 @@ static void note_round(struct tl_report_round *rep, const struct tl_round *rd, c
 	rep->unmet = xcalloc(rd->closure.nunmet + 1, sizeof(char *));
 	for (size_t i = 0; i < rd->closure.nunmet; i++)
 		rep->unmet[rep->nunmet++] = xasprintf("%s: %s", rd->closure.unmet[i].option, rd->closure.unmet[i].why);
+	rep->lost = xcalloc(rd->nlost + 1, sizeof(char *));
+	for (size_t i = 0; i < rd->nlost; i++)
+		rep->lost[rep->nlost++] = xstrdup(rd->lost[i]);
 	rep->runs = xcalloc(rd->nruns + 1, sizeof(*rep->runs));
 	rep->nruns = rd->nruns;
 	rep->equal = true;

@@ -47,6 +47,8 @@ static int render_text(const struct tl_report *r, FILE *out)
 			rd->equal ? "equal" : "differs");
 		for (size_t k = 0; k < rd->nunmet; k++)
 			fprintf(out, "  unmet %s\n", rd->unmet[k]);
+		for (size_t k = 0; k < rd->nlost; k++)
+			fprintf(out, "  conf did not keep %s\n", rd->lost[k]);
 		for (size_t k = 0; k < rd->nruns; k++) {
 			const struct tl_report_run *w = &rd->runs[k];
 			fprintf(out, "  %s (%s): ", w->command, w->file);
@@ -128,6 +130,7 @@ static int render_json(const struct tl_report *r, FILE *out)
 		jsonw_u64_field(w, "asked", rd->asked);
 		jsonw_u64_field(w, "closure", rd->closure);
 		strings(w, "unmet", rd->unmet, rd->nunmet);
+		strings(w, "not_kept", rd->lost, rd->nlost);
 		jsonw_bool_field(w, "equal", rd->equal);
 		jsonw_name(w, "runs");
 		jsonw_start_array(w);

@@ -26,6 +26,7 @@ void tl_report_release(struct tl_report *r)
 	for (size_t i = 0; i < r->nrounds; i++) {
 		struct tl_report_round *rd = &r->rounds[i];
 		free_strs(rd->unmet, rd->nunmet);
+		free_strs(rd->lost, rd->nlost);
 		free_strs(rd->added, rd->nadded);
 		for (size_t k = 0; k < rd->nruns; k++) {
 			free(rd->runs[k].file);

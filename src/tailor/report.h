@@ -30,6 +30,8 @@ struct tl_report_round {
 	size_t asked, closure;
 	char **unmet; /* "OPTION: why" */
 	size_t nunmet;
+	char **lost; /* what the kernel's conf did not keep of the closure (round.h) */
+	size_t nlost;
 	struct tl_report_run *runs;
 	size_t nruns;
 	char **added; /* "UNIX: socket failed with EAFNOSUPPORT in round 1" */

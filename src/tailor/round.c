@@ -224,6 +224,35 @@ static int run_one(struct tl_ctx *x, struct tl_round *r, size_t i)
 	return 0;
 }
 
+/* The value the .config text gives an option: 'y', 'm', or 'n' (not set, or absent). */
+static char config_value(const char *config, const char *option)
+{
+	char *key = xasprintf("\nCONFIG_%s=", option);
+	const char *p = strstr(config, key);
+	char v = p ? p[strlen(key)] : 'n';
+	free(key);
+	return v == 'y' || v == 'm' ? v : 'n';
+}
+
+size_t tl_not_kept(const struct kt_closure *c, const char *config, const struct kt_index *idx, char ***lost)
+{
+	size_t n = 0;
+	*lost = NULL;
+	for (size_t i = 0; i < c->nneeds; i++) {
+		const struct kt_need *k = &c->needs[i];
+		char got = config_value(config, k->option);
+		if ((k->value == 'n') == (got == 'n'))
+			continue;
+		const struct kt_option *o = idx ? kt_index_option(idx, k->option) : NULL;
+		const char *dep = o ? o->depends : NULL;
+		*lost = xrealloc(*lost, (n + 1) * sizeof(char *));
+		(*lost)[n++] =
+		    xasprintf("%s: asked %s, the .config has it %s%s%s%s", k->option, k->value == 'n' ? "off" : "on",
+			      got == 'n' ? "off" : "on", dep ? " (depends on " : "", dep ? dep : "", dep ? ")" : "");
+	}
+	return n;
+}
+
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -234,8 +263,12 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	kt_index_closure(x->idx, kw, x->wants.n, &r->closure);
 	free(kw);
 	r->fragment = tl_fragment(&r->closure, &x->wants);
-	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0 ||
-	    tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
+	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0)
+		return -1;
+	r->nlost = tl_not_kept(&r->closure, r->kernel.config, x->idx, &r->lost);
+	for (size_t i = 0; i < r->nlost; i++)
+		fprintf(stderr, "kfootprint: tailor: round %d: conf did not keep %s\n", round, r->lost[i]);
+	if (tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
 		return -1;
 	r->bzimage = tl_kernel_file(&r->kernel, "arch/x86/boot/bzImage");
 	if (!x->ref_done) { /* after a build, so that a failing one costs no boot */
@@ -259,6 +292,9 @@ void tl_round_release(struct tl_round *r)
 	kt_closure_release(&r->closure);
 	free(r->fragment);
 	tl_kernel_release(&r->kernel);
+	for (size_t i = 0; i < r->nlost; i++)
+		free(r->lost[i]);
+	free(r->lost);
 	free(r->bzimage);
 	for (size_t i = 0; i < r->nruns; i++) {
 		struct tl_run *run = &r->runs[i];

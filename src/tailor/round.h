@@ -48,6 +48,8 @@ struct tl_round {
 	struct kt_closure closure;
 	char *fragment;
 	struct tl_kernel kernel;
+	char **lost; /* what conf did not keep of the closure: "X: asked y, the .config has it off (depends on E)" */
+	size_t nlost;
 	char *bzimage;
 	struct tl_run *runs; /* parallel to tl_ctx.work */
 	size_t nruns;

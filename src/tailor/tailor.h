@@ -47,6 +47,12 @@ void tl_wants_release(struct tl_wants *w);
 struct mapdb;
 int tl_needs(struct footprint *fp, const struct mapdb *db, struct tl_wants *w); /* db outlives fp */
 
+/*
+ * The kernel's conf is the judge: the needs of c whose value the .config text (as conf wrote it) does not have,
+ * each "X: asked on, the .config has it off (depends on E)" (E from idx, which may be NULL); *lost malloc'd.
+ */
+size_t tl_not_kept(const struct kt_closure *c, const char *config, const struct kt_index *idx, char ***lost);
+
 /* The fragment of a closure: CONFIG_X=y for each option a fragment can set, a comment naming why. malloc'd. */
 char *tl_fragment(const struct kt_closure *c, const struct tl_wants *w);
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tailor/kbuild.h"
+#include "tailor/tailor.h"
 
 static char cache[] = "/tmp/kf-tailor-test.XXXXXX";
 
@@ -68,6 +69,17 @@ static void test_config_stage(void **state)
 	assert_int_equal(tl_kernel_config(src, cache, "CONFIG_64BIT=y\nCONFIG_EXPERT=y\nCONFIG_EXT4_FS=y\n", &c), 0);
 	assert_string_not_equal(a.dir, c.dir);
 	assert_null(strstr(c.config, "\nCONFIG_EXT4_FS=y\n"));
+	/* conf, the judge: what a closure asked and the .config lacks is said, never dropped silently */
+	struct kt_need asked[] = {{.option = "64BIT", .value = 'y'},
+				  {.option = "EXT4_FS", .value = 'y'},
+				  {.option = "MODULES", .value = 'n'}};
+	struct kt_closure cl = {.needs = asked, .nneeds = 3};
+	char **lost = NULL;
+	assert_int_equal(tl_not_kept(&cl, a.config, NULL, &lost), 0);
+	assert_int_equal(tl_not_kept(&cl, c.config, NULL, &lost), 1);
+	assert_string_equal(lost[0], "EXT4_FS: asked on, the .config has it off");
+	free(lost[0]);
+	free(lost);
 	/* nothing of the attempts is left behind but the build directories */
 	char *builds = NULL;
 	assert_true(asprintf(&builds, "%s/build", cache) > 0);
