@@ -356,9 +356,14 @@ deps:
 format:
 	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h src/*.h) $(UNIT_SRC) $(WL_SRC)
 
+# The skeletons as cppcheck reads them ($(BUILD)/cppcheck, first on the path): the same code with the BPF object's
+# bytes (a 750 KB string literal) left out, whose parsing was 10 s of CPU for each file including one, 60 of 70.
 cppcheck:
+	$(Q)rm -rf $(BUILD)/cppcheck && mkdir -p $(BUILD)/cppcheck && for f in $(wildcard $(BUILD)/gen/*.skel.h); do \
+	  sed -e '/^\treturn (const void \*)"\\$$/,/";$$/{/";$$/!d;s/.*/\treturn (const void *)"";/;}' "$$f" \
+	    >$(BUILD)/cppcheck/$${f##*/} || exit 1; done
 	cppcheck -j$(NPROC) --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-		--suppress=missingIncludeSystem -Isrc -I$(BUILD)/gen $(SRC_ALL)
+		--suppress=missingIncludeSystem -Isrc -I$(BUILD)/cppcheck -I$(BUILD)/gen $(SRC_ALL)
 
 clean:
 	rm -rf $(BUILD)
