@@ -289,8 +289,9 @@ check: deps
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory check-builds
 	$(Q)KF_BUILD=$(BUILD) KF_ASAN=$(ASAN_DIR) sh tests/run.sh
 
-# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads, and
-# kfootprint qemu --arch aarch64 (tests/long/qemu_arm64.sh, ~1 min; the first run downloads the arm64 kernel).
+# Tests too long for make check (~15 min on 2 vCPUs): bpf against ptrace on the seed's fork-heavy workloads, the
+# long fuzzing runs (tests/long/fuzz_long.sh), and kfootprint qemu --arch aarch64 (tests/long/qemu_arm64.sh, ~1 min;
+# the first run downloads the arm64 kernel).
 check-long: deps-long
 	$(Q)$(MAKE) -j$(NPROC) --no-print-directory all workloads
 	$(Q)KF_BUILD=$(BUILD) KF_SUITE=tests/long sh tests/run.sh; rc=$$?; cat $(BUILD)/check-long.txt 2>/dev/null; exit $$rc
