@@ -1,14 +1,14 @@
 # A short, bounded libFuzzer run over the kernel tree index readers (tests/fuzz/fuzz_kbuild.c, fuzz_kconfig.c,
-# fuzz_maintainers.c): every seed of tests/fuzz/ktree-seeds/NAME, then KF_FUZZ_RUNS inputs each (default 4000)
+# fuzz_maintainers.c): every seed of tests/fuzz/ktree-seeds/NAME, then KF_FUZZ_RUNS inputs each (default 20000)
 # mutated from them; any input must parse without a crash, a leak or a hang, under ASan and UBSan. Then the shapes
 # of tests/fuzz/gen_shapes.py (deep nesting, wide tables, numbers past 2^64) at N and 4N: each runs clean, its CPU
 # time and peak RSS at most 8 times more for 4 times the input (tests/fuzz/shape_cost.py), and a bounded fuzzing
-# run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 200, of up to 64 KiB, 60 s and 2 GiB at most).
-# tests/long/fuzz_long.sh (make check-long) runs the same with 100000 and 2000. Skips, saying why, when clang
+# run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 300, of up to 64 KiB, 60 s and 2 GiB at most).
+# tests/long/fuzz_long.sh (make check-long) runs the same with 200000 and 3000. Skips, saying why, when clang
 # cannot build them.
 # kf-test: first: among the longest
 . "$(dirname "$0")/../lib.sh"
-runs=${KF_FUZZ_RUNS:-4000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-200}
+runs=${KF_FUZZ_RUNS:-20000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-300}
 if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: kernel tree readers" "clang is not installed (make deps installs it)"
 	exit 0

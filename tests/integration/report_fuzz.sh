@@ -1,14 +1,14 @@
 # A short, bounded libFuzzer run over the footprint JSON reader (tests/fuzz/fuzz_load.c): every seed in
-# tests/fuzz/corpus, then KF_FUZZ_RUNS inputs (default 4000) mutated from them; each one must load or be refused
+# tests/fuzz/corpus, then KF_FUZZ_RUNS inputs (default 20000) mutated from them; each one must load or be refused
 # cleanly, round-trip byte for byte and render in every format, under ASan and UBSan. `make fuzz` runs longer, and
-# tests/long/fuzz_long.sh (make check-long) with 100000 and 2000. Then the shapes of tests/fuzz/gen_extreme.py (a
+# tests/long/fuzz_long.sh (make check-long) with 200000 and 3000. Then the shapes of tests/fuzz/gen_extreme.py (a
 # process chain deep past the tree's indentation, wide syscall tables, counts at 2^63-1 and 2^64) at N and 4N:
 # each runs clean, its CPU time and peak RSS at most 8 times more for 4 times the input (tests/fuzz/shape_cost.py),
-# and a bounded run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 200, of up to 64 KiB, 60 s and 2 GiB at
+# and a bounded run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 300, of up to 64 KiB, 60 s and 2 GiB at
 # most). Skips, saying why, when clang cannot build it.
 . "$(dirname "$0")/../lib.sh"
 FUZZ="$KF_TOP/$KF_BUILD/fuzz/fuzz_load"
-runs=${KF_FUZZ_RUNS:-4000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-200}
+runs=${KF_FUZZ_RUNS:-20000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-300}
 if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: json reader" "clang is not installed (make deps installs it)"
 	exit 0
