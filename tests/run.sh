@@ -2,9 +2,10 @@
 # The test runner: unit tests (cmocka, TAP output) from $KF_BUILD/tests and again from the ASan/UBSan build
 # in $KF_ASAN, then every tests/integration/*.sh. Every test speaks TAP lines:
 #   ok NAME | not ok NAME | ok NAME # SKIP why
-# Each test's line ends with the seconds it took; the lines come as the tests end. The last lines are
-# "tests took Ns" (wall time; the tests' own seconds added up beside it) and "N passed, N failed, N skipped"; the
-# exit status is non-zero when anything failed.
+# Each test's line ends with the seconds it took (wall) and the CPU seconds its processes used (user+sys of the
+# processes it waited for: on a loaded machine the CPU seconds are what compares); the lines come as the tests end.
+# The last lines are "tests took Ns" (wall time; the tests' own wall and CPU seconds added up beside it) and
+# "N passed, N failed, N skipped"; the exit status is non-zero when anything failed.
 # KF_ONLY=pattern runs only the scripts/binaries whose name contains pattern. KF_SUITE=DIR runs the scripts
 # of DIR instead of the unit tests and tests/integration (make check-long: tests/long).
 # KF_JOBS=N runs N tests at a time (default: the CPUs, at most 2; KF_JOBS=1: one at a time, as make check did
@@ -29,7 +30,8 @@ jobs=${KF_JOBS:-$cpus}
 case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: KF_JOBS '$jobs': expected a number of jobs" >&2; exit 2 ;; esac
 
 # run_one ID NAME COMMAND...: runs a test, its output in $log/ID.out; writes its line (and what failed) to
-# $log/ID.txt, "passed failed skipped seconds" to $log/ID.cnt, then ID to the pool's pipe.
+# $log/ID.txt, "passed failed skipped seconds cpu-centiseconds" to $log/ID.cnt, then ID to the pool's pipe.
+# run_one runs in a subshell of its own, so `times`' second line (its children's user and sys time) is the test's.
 run_one() {
 	id=$1 name=$2; shift 2
 	out="$log/$id.out"
@@ -37,6 +39,10 @@ run_one() {
 	"$@" >"$out" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - t0))
+	# "0m1.250000s 0m0.310000s" (dash) or "0m1.250s 0m0.310s" (bash): user and sys, in centiseconds
+	times >"$log/$id.times" # not in $(...): that subshell's own children would be none
+	cpu=$(sed -n 2p "$log/$id.times" | awk '{ c = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); c += a[1] * 60 + a[2] }
+		printf "%d", c * 100 + 0.5 }')
 	# TAP: a "# SKIP" directive makes a line a skip, "ok" or "not ok" (cmocka writes "not ok N - name # SKIP")
 	p=$(grep -cE '^ok ' "$out" | head -1); s=$(grep -cE '^(not )?ok .*# *SKIP' "$out"); f=$(grep -cE '^not ok ' "$out")
 	sn=$(grep -cE '^not ok .*# *SKIP' "$out")
@@ -48,11 +54,12 @@ run_one() {
 		f=1; echo "not ok $name: ran no test" >>"$out"
 	fi
 	{
-		printf '%-44s %4d passed %3d failed %3d skipped %4ds\n' "$name" "$p" "$f" "$s" "$secs"
+		printf '%-44s %4d passed %3d failed %3d skipped %4ds %4d.%ds cpu\n' "$name" "$p" "$f" "$s" "$secs" \
+			$((cpu / 100)) $((cpu % 100 / 10))
 		grep -E '^not ok |# *SKIP' "$out" | sed 's/^/    /'
 		if [ "$f" -ne 0 ]; then tail -n 30 "$out" | sed 's/^/    | /'; fi
 	} >"$log/$id.txt"
-	echo "$p $f $s $secs" >"$log/$id.cnt"
+	echo "$p $f $s $secs $cpu" >"$log/$id.cnt"
 	echo "$id" >&8
 }
 
@@ -100,7 +107,7 @@ done
 # of that group. Each test says on the pipe when it ends.
 mkfifo "$log/done" && exec 8<>"$log/done" || { echo "tests/run.sh: cannot make the pool's pipe in $log" >&2; exit 2; }
 running=0 run_alone=0 run_groups= waiting=$(cat "$log/order")
-pass=0 fail=0 skip=0 total_secs=0
+pass=0 fail=0 skip=0 total_secs=0 total_cpu=0
 t_start=$(date +%s)
 # fits ALONE GROUPS: whether a test may start beside those running
 fits() {
@@ -114,8 +121,9 @@ fits() {
 reap() { # one test ended: its lines, its counts
 	read -r done_id <&8
 	cat "$log/$done_id.txt"
-	read -r p f s secs <"$log/$done_id.cnt"
+	read -r p f s secs cpu <"$log/$done_id.cnt"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s)); total_secs=$((total_secs + secs))
+	total_cpu=$((total_cpu + cpu))
 	running=$((running - 1))
 	line=$(sed -n "s/^$done_id [01] \([01]\) \([^ ]*\) .*/\1 \2/p" "$log/order")
 	[ "${line%% *}" = 1 ] && run_alone=0
@@ -146,6 +154,6 @@ done
 wait
 exec 8>&-
 rm -rf "$log"
-echo "tests took $(($(date +%s) - t_start))s (${total_secs}s of tests, $jobs at a time)"
+echo "tests took $(($(date +%s) - t_start))s (${total_secs}s of tests, $jobs at a time; $((total_cpu / 100))s of CPU)"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -69,6 +69,13 @@ static long macro_value(struct cpp *c, const char *name, bool *defined)
 
 static long cpp_or(struct cpp *c, int depth);
 
+/* The arithmetic of #if wraps, as on a two's complement machine: a tree's (or a fuzzer's) 2^63 - 1 + 1 is a value,
+ * not undefined behaviour of ours. */
+static long wrap(unsigned long v)
+{
+	return (long)v;
+}
+
 static long cpp_unary(struct cpp *c, int depth)
 {
 	if (depth > 64) {
@@ -79,7 +86,7 @@ static long cpp_unary(struct cpp *c, int depth)
 	if (eat(c, "!"))
 		return !cpp_unary(c, depth + 1);
 	if (eat(c, "-"))
-		return -cpp_unary(c, depth + 1);
+		return wrap(0UL - (unsigned long)cpp_unary(c, depth + 1));
 	if (eat(c, "(")) {
 		long v = cpp_or(c, depth + 1);
 		if (!eat(c, ")"))
@@ -135,7 +142,7 @@ static long cpp_mul(struct cpp *c, int depth)
 	long v = cpp_unary(c, depth);
 	for (;;) {
 		if (eat(c, "*"))
-			v *= cpp_unary(c, depth);
+			v = wrap((unsigned long)v * (unsigned long)cpp_unary(c, depth));
 		else
 			return v;
 	}
@@ -146,9 +153,9 @@ static long cpp_add(struct cpp *c, int depth)
 	long v = cpp_mul(c, depth);
 	for (;;) {
 		if (eat(c, "+"))
-			v += cpp_mul(c, depth);
+			v = wrap((unsigned long)v + (unsigned long)cpp_mul(c, depth));
 		else if (eat(c, "-"))
-			v -= cpp_mul(c, depth);
+			v = wrap((unsigned long)v - (unsigned long)cpp_mul(c, depth));
 		else
 			return v;
 	}

@@ -110,11 +110,12 @@ static void hash_str(struct key_hash *h, const char *s)
 /*
  * The key: what the kernel was given, or would be. The object's ELF as built into this binary, its .rodata as the
  * user side filled it, which programs load, each map's shape (the ring's size is set at run time), the BTF that
- * CO-RE relocated against, libbpf's version (it relocates) and the kernel's.
+ * CO-RE relocated against, libbpf's version (it relocates) and the kernel's; and KF_BPF_CACHE's name, if any.
  */
 static void make_key(struct bpf_session *s, const char *btf_what, const void *btf, size_t btf_len, char *out)
 {
 	struct key_hash h = {0x6b66726563ull, 0x6361636865ull, 0};
+	const char *tag = getenv("KF_BPF_CACHE");
 	struct bpf_object *obj = s->skel->obj;
 	struct bpf_program *p;
 	struct bpf_map *m;
@@ -124,6 +125,12 @@ static void make_key(struct bpf_session *s, const char *btf_what, const void *bt
 
 	/* The protocol between runs (what is reset, the generation, the claims, the mark): a new one, a new number. */
 	hash_str(&h, "kfootprint bpf cache 2");
+	/* KF_BPF_CACHE=NAME: a cache of NAME's own, which runs with another value (or none) never take or hold (a
+	 * test counting its cache's links or taking its lock shares the machine with other runs of this build). */
+	if (tag && *tag && strcmp(tag, "1")) {
+		hash_str(&h, "tag");
+		hash_str(&h, tag);
+	}
 	v = kfrec_bpf__elf_bytes(&sz);
 	hash_add(&h, v, sz);
 	v = bpf_map__initial_value(s->skel->maps.rodata, &sz);

@@ -5,10 +5,14 @@
 # cache held loads privately, and both are right; a run killed holding it leaves it to be rebuilt; a process left
 # running by an earlier run (its task storage still there) is not in the next run's footprint; -p on the same
 # process twice in a row counts what ptrace counts; nothing stays attached between runs.
-# kf-test: alone: it counts the BPF links to the cache's programs machine-wide, which another test's bpf run of this build takes
+# Its runs use a cache of their own (KF_BPF_CACHE=NAME, this checkout's): another test's bpf runs beside it
+# neither attach that cache's programs (counted machine-wide below) nor hold its lock.
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_cache || exit 0
+"$KF" record -b bpf -q -v --report /dev/null -- true 2>"$T/default.err"
+KF_BPF_CACHE="kf-test bpf_cache $KF_TOP"
+export KF_BPF_CACHE
 "$KF" record -b bpf -q -v --report /dev/null -- true 2>"$T/probe.err"
 "$KF" record -b bpf -q -v --report /dev/null -- true 2>"$T/probe.err"
 if ! grep -q 'programs from the cache' "$T/probe.err"; then
@@ -17,8 +21,7 @@ if ! grep -q 'programs from the cache' "$T/probe.err"; then
 fi
 
 # rec NAME [OPTIONS] -- COMMAND...: a bpf footprint into $T/NAME.json, -v's lines in $T/NAME.err. A run that found
-# the cache held by a run of another test (another checkout of the same BPF object has the same key) is made again,
-# up to 5 times, unless SHARED=1.
+# the cache held (by a run of this test in the same checkout) is made again, up to 5 times, unless SHARED=1.
 rec() {
 	name=$1; shift
 	tries=0
@@ -72,6 +75,12 @@ for w in "ls -la /usr/lib" "cat /etc/os-release" "$PY -c 'import json, os; os.li
 	same "$w: second cached run = fresh load" "fresh$i" "two$i"
 done
 eq "nothing attached to the cached programs between runs" 0 "$(links_to_cache)"
+k=$(key probe)
+if [ -n "$k" ] && [ "$k" != "$(key default)" ]; then
+	ok "KF_BPF_CACHE=NAME: a key of its own ($k), not the default one"
+else
+	not_ok "KF_BPF_CACHE=NAME: a key of its own: '$k' against the default '$(key default)'"
+fi
 
 # --- other options, other keys: never another run's programs ---
 rec dflt -- ls /
@@ -93,17 +102,17 @@ eq "--no-reach: nothing reached recorded from its cache" "False" "$(jget "$T/bno
 eq "--no-time: no time from its cache" "0" "$(jget "$T/bnotime.json" "sum(1 for s in d['syscalls'] if s.get('time_s'))")"
 eq "default: what calls reached, from its cache" "True" "$(jget "$T/dflt.json" "bool(d.get('reached')) and any(s.get('reached') for s in d['syscalls'])")"
 
-# --- a run finding the cache held loads privately; both right ---
-KF_BPF_CACHE=0 rec fsleep -- sleep 1
+# --- a run finding the cache held loads privately; both right (3 s: the second starts within them on a loaded machine) ---
+KF_BPF_CACHE=0 rec fsleep -- sleep 3
 KF_BPF_CACHE=0 rec fls -- ls /
-"$KF" record -b bpf -q -v -F json --report /dev/null -o "$T/held.json" -- sleep 1 2>"$T/held.err" &
+"$KF" record -b bpf -q -v -F json --report /dev/null -o "$T/held.json" -- sleep 3 2>"$T/held.err" &
 kf=$!
 waitfor "$T/held.err" 'loaded and attached'
 SHARED=1 rec other -- ls /
 wait "$kf"
 eq "concurrent: the first took the cache, the second loaded privately" "cache private" "$(from held) $(from other)"
 grep -q 'another run holds it' "$T/other.err" || not_ok "concurrent: -v says another run holds the cache"
-same "concurrent: the run holding the cache (sleep 1) = fresh" fsleep held
+same "concurrent: the run holding the cache (sleep 3) = fresh" fsleep held
 same "concurrent: the private run (ls /) = fresh" fls other
 
 # --- kill -9 of a run holding the cache: the next drops and rebuilds it ---

@@ -5,8 +5,11 @@
 # nothing; where no mount can be made the run says why with -v and loads as without a cache.
 # Every case runs in a mount namespace of its own (unshare -m, propagation private): any bpffs there is unmounted
 # in that namespace alone, what kfootprint mounts dies with it, and other runs on the machine keep theirs.
-# kf-test: alone: its first run must take the program cache's lock, which another test's bpf run of this build may hold
+# Its runs use a cache of their own (KF_BPF_CACHE=NAME): the first run must take that cache's lock, which another
+# test's bpf run of this build (the default cache) never holds.
 . "$(dirname "$0")/../lib.sh"
+KF_BPF_CACHE="kf-test bpffs_mount $KF_TOP"
+export KF_BPF_CACHE
 
 bpf_or_skip bpffs_mount || exit 0
 if ! unshare -m --propagation private true 2>/dev/null; then

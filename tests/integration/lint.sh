@@ -1,6 +1,5 @@
 # The house style is checked, not hoped for: clang-format (the repo's .clang-format) and cppcheck must be clean
 # over every C file of src/ and tests/.
-# kf-test: first: among the longest
 . "$(dirname "$0")/../lib.sh"
 cd "$KF_TOP" || exit 1
 files=$(git ls-files 'src/*.c' 'src/*.h' 'src/**/*.c' 'src/**/*.h' 'tests/unit/*.c' 'tests/unit/*.h' 'tests/workloads/*.c' \

@@ -8,7 +8,8 @@ if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: map database loader" "clang is not installed (make deps installs it)"
 	exit 0
 fi
-if ! make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_mapdb" >"$T/build.log" 2>&1; then
+# under the lock of the harnesses' shared objects (ktree_fuzz.sh)
+if ! flock "$KF_TOP/$KF_BUILD/.fuzz-build.lock" make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_mapdb" >"$T/build.log" 2>&1; then
 	skip "fuzz: map database loader" "the harness does not build (libclang-rt-14-dev?): $(grep -m1 -i error "$T/build.log")"
 	exit 0
 fi

@@ -84,7 +84,7 @@ bad "not a bzImage" "$T/text" "^kfootprint: qemu: '$T/text': no BTF in it: give 
 # --- a short libFuzzer run from the bzImages above ---
 if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: bzImage extractor" "clang is not installed (make deps installs it)"
-elif ! make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_bzimage" >"$T/build.log" 2>&1; then
+elif ! flock "$KF_TOP/$KF_BUILD/.fuzz-build.lock" make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_bzimage" >"$T/build.log" 2>&1; then
 	skip "fuzz: bzImage extractor" "the harness does not build (libclang-rt-14-dev?): $(grep -m1 -i error "$T/build.log")"
 else
 	mkdir "$T/corpus" && cp "$T"/*.bz "$T/corpus/" && rm -f "$T/corpus/cut.bz"
