@@ -54,7 +54,7 @@ int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigne
 			      "-append",
 			      "console=ttyS0 panic=-1 quiet"};
 	size_t nh = sizeof(head) / sizeof(head[0]), ne = 0, ns = 0;
-	while (extra && extra[ne])
+	while (extra[ne])
 		ne++;
 	while (serials[ns])
 		ns++;
@@ -87,7 +87,8 @@ int tl_retest_run(struct tl_retest *r)
 	unsigned timeout = r->timeout_s ? r->timeout_s : 300;
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	int st = tl_qemu(r->bzimage, r->initrd, timeout, r->mem_mb, NULL, serials);
+	const char *const none[] = {NULL};
+	int st = tl_qemu(r->bzimage, r->initrd, timeout, r->mem_mb, none, serials);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	r->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	int rc = 0;

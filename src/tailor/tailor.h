@@ -70,7 +70,7 @@ struct tl_retest {
 int tl_retest_run(struct tl_retest *r);
 /*
  * QEMU x86_64 under TCG booting bzimage with initrd (console=ttyS0), bounded by timeout(1); extra: more of QEMU's
- * arguments (NULL-terminated, or NULL); serials: the files of ttyS0, ttyS1, ... (NULL-terminated). timeout's
+ * arguments (NULL-terminated); serials: the files of ttyS0, ttyS1, ... (NULL-terminated). timeout's
  * exit status (124: the bound).
  */
 int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigned mem_mb, const char *const *extra,
