@@ -32,7 +32,7 @@ static void figure_row(FILE *out, const char *what, const struct tl_report *r, i
 			snprintf(cell, sizeof(cell), "%zu", f->files);
 		else if (kind == 5 && f->have_sloc)
 			snprintf(cell, sizeof(cell), "%ld", f->sloc);
-		fprintf(out, " %20s", cell);
+		fprintf(out, " %22s", cell);
 	}
 	fputc('\n', out);
 }
@@ -74,7 +74,7 @@ static int render_text(const struct tl_report *r, FILE *out)
 		return ferror(out) ? -1 : 0;
 	fprintf(out, "\nthe kernel beside others\n  %-26s", "");
 	for (size_t i = 0; i < r->nfig; i++)
-		fprintf(out, " %20.20s", r->fig[i].name);
+		fprintf(out, " %22.22s", r->fig[i].name);
 	fputc('\n', out);
 	figure_row(out, "bzImage bytes", r, 0);
 	figure_row(out, "vmlinux text bytes", r, 1);
