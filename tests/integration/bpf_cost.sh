@@ -74,12 +74,13 @@ for mode in time no-time no-reach split-time split-no-time; do
 	fi
 
 	# The most instructions any program made the verifier walk: a bound above today's (~1 600, ~2 500 with
-	# the refinements of what each call reached), far below the path explosions that cost tens of milliseconds.
+	# the refinements of what each call reached, 3 767 with the call in progress at attach counted on sys_exit's
+	# no-time path), far below the path explosions that cost tens of milliseconds.
 	most=$(sed -n 's/^processed \([0-9]*\) insns.*/\1/p' "$T/vv.$mode" | sort -n | tail -1)
-	if [ -n "$most" ] && [ "$most" -le 3500 ]; then
-		ok "$mode: every program verified within 3500 instructions walked (most: $most)"
+	if [ -n "$most" ] && [ "$most" -le 4500 ]; then
+		ok "$mode: every program verified within 4500 instructions walked (most: $most)"
 	else
-		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 3500)"
+		not_ok "$mode: a program made the verifier walk ${most:-?} instructions (bound 4500)"
 		grep -E "BEGIN PROG|^processed" "$T/vv.$mode" | sed 's/^/#   /'
 	fi
 done
