@@ -70,7 +70,14 @@ static int boot_seconds(const char *bzimage, const char *initrd, const char *dir
 			*p = '-';
 	const char *extra[] = {"-icount", "shift=2,sleep=off", NULL}, *serials[] = {con, NULL};
 	int rc = -1;
-	if (tl_qemu(bzimage, initrd, 300, 512, extra, serials) == 0) {
+	/* QEMU's own words (icount's warnings) beside the console's, not on the user's terminal */
+	char *qlog = xasprintf("%.*s.qemu", (int)(strlen(con) - 4), con);
+	int qfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	free(qlog);
+	int st = tl_qemu(bzimage, initrd, 300, 512, extra, serials, qfd);
+	if (qfd >= 0)
+		close(qfd);
+	if (st == 0) {
 		FILE *f = fopen(con, "re");
 		char line[512];
 		while (f && fgets(line, sizeof(line), f))

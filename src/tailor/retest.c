@@ -29,7 +29,7 @@ static char *slurp(const char *path)
 }
 
 int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigned mem_mb, const char *const *extra,
-	    const char *const *serials)
+	    const char *const *serials, int log_fd)
 {
 	char *t = xasprintf("%u", timeout_s ? timeout_s : 300), *m = xasprintf("%u", mem_mb ? mem_mb : 512);
 	const char *head[] = {"timeout",
@@ -68,7 +68,7 @@ int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigne
 		argv[nh + ne + 2 * i] = "-serial";
 		argv[nh + ne + 2 * i + 1] = ports[i];
 	}
-	int st = tl_spawn((char **)argv, 2, NULL, NULL);
+	int st = tl_spawn((char **)argv, log_fd, NULL, NULL);
 	for (size_t i = 0; i < ns; i++)
 		free(ports[i]);
 	free(ports);
@@ -88,7 +88,7 @@ int tl_retest_run(struct tl_retest *r)
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	const char *const none[] = {NULL};
-	int st = tl_qemu(r->bzimage, r->initrd, timeout, r->mem_mb, none, serials);
+	int st = tl_qemu(r->bzimage, r->initrd, timeout, r->mem_mb, none, serials, 2);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	r->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	int rc = 0;

@@ -71,10 +71,10 @@ int tl_retest_run(struct tl_retest *r);
 /*
  * QEMU x86_64 under TCG booting bzimage with initrd (console=ttyS0), bounded by timeout(1); extra: more of QEMU's
  * arguments (NULL-terminated); serials: the files of ttyS0, ttyS1, ... (NULL-terminated). timeout's
- * exit status (124: the bound).
+ * exit status (124: the bound). QEMU's own output goes to log_fd (-1: nowhere).
  */
 int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigned mem_mb, const char *const *extra,
-	    const char *const *serials);
+	    const char *const *serials, int log_fd);
 void tl_retest_release(struct tl_retest *r);
 
 /* What a re-test did that the original did not: a call of the original's that now fails. */
