@@ -24,27 +24,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 port=$((20000 + $$ % 20000))
-cat >"$T/tcp.py" <<'PY'
-import os, socket, sys, time
-role, portfile = sys.argv[1], sys.argv[2]
-if role == "server":
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(1)
-    open(portfile + ".tmp", "w").write(str(s.getsockname()[1]))
-    os.rename(portfile + ".tmp", portfile)
-    c, _ = s.accept()
-    c.sendall(c.recv(64).upper())
-    c.close()
-else:
-    for _ in range(200):
-        if os.path.exists(portfile):
-            break
-        time.sleep(0.05)
-    c = socket.create_connection(("127.0.0.1", int(open(portfile).read())))
-    c.sendall(b"ping")
-    print(c.recv(64).decode())
-PY
 mkdir -p "$T/www" && echo hello >"$T/www/index.txt"
 
 # record NAME COMMAND: a footprint of a shell running COMMAND, saved with -o alone (no --map)
@@ -52,7 +31,7 @@ record() {
 	"$KF" record -b ptrace -q -o "$T/$1.json" --report /dev/null -- sh -c "$2" >"$T/$1.out" 2>"$T/$1.err" ||
 		{ not_ok "inventory_workloads: $1: record failed"; sed 's/^/#   /' "$T/$1.err" | tail -n 5; }
 }
-record tcp "$PY -I -S $T/tcp.py server $T/port & $PY -I -S $T/tcp.py client $T/port; wait"
+record tcp "$PY -I -S $KF_TOP/tests/workloads/tcp_pair.py server $T/port & $PY -I -S $KF_TOP/tests/workloads/tcp_pair.py client $T/port; wait"
 eq "tcp: the client got its answer" PING "$(cat "$T/tcp.out")"
 record http "$PY -I -S -m http.server --bind 127.0.0.1 -d $T/www $port >/dev/null 2>&1 & p=\$!;
 	curl -s --retry 50 --retry-delay 1 --retry-connrefused http://127.0.0.1:$port/index.txt; kill \$p; wait"
