@@ -164,6 +164,9 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		pt_reach_exit(st, t, p, err, info->exit.rval);
 	if (err)
 		error_source(st, t, p, err);
+	if (st->opts->stops) /* --call-sites: the task is still stopped in the call, its user stack as it made it */
+		trace_recording_syscall_exit(st->opts->stops, t->tid, t->group ? t->group->tgid : t->tid,
+					     (enum kf_abi)t->abi, t->nr, err);
 	if (st->opts->log) {
 		struct kf_logcall c = log_call(t);
 

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report section of the kind "call sites" (kind_report.h), for a footprint recorded with record --call-sites:
+ * for each syscall and each of its errors, its most frequent stacks, innermost frame first, each frame as its
+ * module's file name and offset (what addr2line -e takes), with the function and the source line where known.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint/csite.h"
+#include "report/kind_report.h"
+#include "report/report_util.h"
+#include "report/text_internal.h"
+#include "util/xalloc.h"
+
+#define CSITE_TOP 4 /* stacks shown per key */
+
+static int cmp_calls(const void *a, const void *b)
+{
+	const struct fp_csite_stack *x = *(const struct fp_csite_stack *const *)a;
+	const struct fp_csite_stack *y = *(const struct fp_csite_stack *const *)b;
+
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return fp_csite_stack_cmp(x, y);
+}
+
+static void add_frame(struct strbuf *sb, const struct fp_csite_frame *f)
+{
+	const char *base = strrchr(f->module, '/');
+
+	strbuf_addstr(sb, "      ");
+	rpt_add_display(sb, base && base[1] ? base + 1 : f->module);
+	strbuf_addf(sb, "+0x%" PRIx64, f->offset);
+	if (f->function) {
+		strbuf_addch(sb, ' ');
+		rpt_add_display(sb, f->function);
+	}
+	if (f->file) {
+		const char *fb = strrchr(f->file, '/');
+
+		strbuf_addstr(sb, " (");
+		rpt_add_display(sb, fb && fb[1] ? fb + 1 : f->file);
+		strbuf_addf(sb, ":%" PRIu32 ")", f->line);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static void add_key(struct strbuf *sb, const struct fp_csite_key *k)
+{
+	const struct fp_csite_stack **v = xcalloc(k->nstacks + 1, sizeof(*v));
+	uint64_t shown = 0;
+	uint32_t i;
+
+	strbuf_addf(sb, "  %s", k->syscall);
+	if (k->err)
+		strbuf_addf(sb, " %s", fp_errno_name(k->err));
+	strbuf_addf(sb, ": %" PRIu64 " %s, %u %s", k->calls, text_plural(k->calls, "call", "calls"), k->nstacks,
+		    text_plural(k->nstacks, "stack", "stacks"));
+	if (k->other)
+		strbuf_addf(sb, " (+%" PRIu64 " calls from stacks not kept)", k->other);
+	if (k->unwound_none)
+		strbuf_addf(sb, ", %" PRIu64 " without a stack", k->unwound_none);
+	strbuf_addch(sb, '\n');
+	for (i = 0; i < k->nstacks; i++)
+		v[i] = &k->stacks[i];
+	qsort(v, k->nstacks, sizeof(*v), cmp_calls);
+	for (i = 0; i < k->nstacks && i < CSITE_TOP; i++) {
+		strbuf_addf(sb, "    %" PRIu64 " %s from\n", v[i]->calls, text_plural(v[i]->calls, "call", "calls"));
+		for (uint32_t f = 0; f < v[i]->nframes; f++)
+			add_frame(sb, &v[i]->frames[f]);
+		shown += v[i]->calls;
+	}
+	if (i < k->nstacks)
+		strbuf_addf(sb, "    ... %u more %s, %" PRIu64 " calls\n", k->nstacks - i,
+			    text_plural(k->nstacks - i, "stack", "stacks"),
+			    k->calls - shown - k->other - k->unwound_none);
+	free(v);
+}
+
+static void text_section(struct strbuf *sb, const struct footprint *fp)
+{
+	const struct fp_csites *c = fp_csites_of(fp);
+
+	if (!c)
+		return;
+	strbuf_addstr(sb, "\ncall sites: ");
+	if (c->why_not && !c->nkeys) {
+		strbuf_addstr(sb, "not recorded: ");
+		rpt_add_display(sb, c->why_not);
+		strbuf_addch(sb, '\n');
+		return;
+	}
+	strbuf_addf(sb, "%u syscall and errno %s, the innermost %u frames%s\n", c->nkeys,
+		    text_plural(c->nkeys, "key", "keys"), c->depth,
+		    c->exhaustive ? "" : " (not every source recorded them)");
+	for (uint32_t i = 0; i < c->nkeys; i++)
+		add_key(sb, &c->keys[i]);
+}
+
+const struct kind_report csites_report = {
+    .text = text_section,
+};
