@@ -407,7 +407,7 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 			break;
 		case ERRNO:
 			rc = ld_value_of(ld, ctx, "errno", JR_STRING, false, OPT, &ev);
-			if (rc > 0 && !(err = ld_errno_of_text(ld)))
+			if (rc > 0 && (err = ld_errno_of_text(ld)) <= 0)
 				rc = ld_fail(ld, ctx, "errno", "'%.64s' is not an errno name", ld->jr.text.buf);
 			if (rc > 0 && r.k)
 				rc = ld_fail(ld, ctx, "errno", "after the stacks");
