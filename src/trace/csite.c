@@ -8,8 +8,9 @@
  *
  * One Dwfl per process (its modules reported from /proc/PID/maps), kept until the process execs (a successful
  * exec's exit drops it) and marked stale by a successful mmap, mremap or munmap (a library loaded or gone): its
- * modules are reported again at its next unwind. At most CS_CACHE processes' are kept: an older one is dropped
- * (a process that ended is never told here). Each frame is symbolized once a call's key would keep its stack.
+ * modules are reported again at its next unwind. At most CS_CACHE processes' are kept, each holding its modules'
+ * files open: an older one is dropped (a process that ended is never told here). A frame's function and line are
+ * looked up once per stack a key keeps, not per call.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static struct {
 
 #ifndef KF_NO_DWARF
 
-#define CS_CACHE 64
+#define CS_CACHE 16
 
 struct cs_proc {
 	pid_t tgid;
