@@ -89,6 +89,12 @@ case $(cat "$T/err") in
 *) eq "csites: -b bpf refused" "1 kfootprint: --call-sites: the bpf backend cannot unwind user stacks yet: use -b ptrace" \
 	"$rc $(cat "$T/err")" ;;
 esac
+"$KF" record --call-sites -o "$T/a.json" --report /dev/null -- true 2>"$T/err"
+eq "csites: auto records with ptrace" "ptrace" "$(jget "$T/a.json" "d['backend']")"
+case $(cat "$T/err") in
+'' | "kfootprint: backend auto: using ptrace, --call-sites needs each call's stop") ok "csites: auto says why, in one line" ;;
+*) not_ok "csites: auto says why, in one line: got '$(cat "$T/err")'" ;;
+esac
 "$KF" record --call-site-depth 3 -- true 2>"$T/err"
 eq "csites: a depth without --call-sites" "1 kfootprint: --call-site-depth is the depth of --call-sites: give --call-sites too" "$? $(cat "$T/err")"
 "$KF" record --call-sites --call-site-depth 33 -- true 2>"$T/err"
@@ -100,3 +106,19 @@ if [ -x "$NB" ]; then
 else
 	skip "csites: NO_BPF refuses" "$NB is not built"
 fi
+
+# Code no file maps (a JIT's): its frame is "[anon]" at its address, the stack kept as far as libdw gets.
+if [ "$(uname -m)" = x86_64 ] && gcc -O0 -g -o "$T/jit" "$SRC/jit.c"; then
+	"$KF" record -b ptrace --call-sites -o "$T/j.json" --report /dev/null -- "$T/jit"
+	eq "csites: jit: exit status" 0 "$?"
+	eq "csites: jit: getpid's 3 calls from one [anon] frame" "3 1 [anon]" \
+		"$(jget "$T/j.json" "' '.join('%d %d %s' % (k['calls'], len(k['stacks']), k['stacks'][0]['frames'][0]['module']) for k in d['call_sites']['keys'] if k['syscall'] == 'getpid')")"
+else
+	skip "csites: jit" "not x86_64, or no gcc"
+fi
+
+# A real interpreter: Python's socket.socket() made by libc's __socket, called from python3's own frames (named
+# by its exported symbols where Debian's binary has no debug information).
+"$KF" record -b ptrace --call-sites -o "$T/py.json" --report /dev/null -- "$PY" -c 'import socket; socket.socket()'
+eq "csites: python: socket from libc's __socket, from the interpreter's evaluation loop" "__socket True" \
+	"$(jget "$T/py.json" "' '.join('%s %s' % (s['frames'][0].get('function'), any(f.get('function', '').startswith('_PyEval_EvalFrame') or f.get('function', '').startswith('PyEval') for f in s['frames'])) for k in d['call_sites']['keys'] if k['syscall'] == 'socket' for s in k['stacks'])")"
