@@ -25,20 +25,31 @@ struct fp_csites *fp__csites(struct footprint *fp, uint32_t depth)
 	return *c;
 }
 
-static int key_cmp(const char *syscall, int err, const struct fp_csite_key *k)
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int key_cmp(const char *syscall, int err, const char *reached, const struct fp_csite_key *k)
 {
 	int c = strcmp(syscall, k->syscall);
 
-	return c ? c : (err > k->err) - (err < k->err);
+	if (c)
+		return c;
+	if (err != k->err)
+		return (err > k->err) - (err < k->err);
+	if (!reached || !k->reached)
+		return !!reached - !!k->reached;
+	return strcmp(reached, k->reached);
 }
 
-struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int err)
+struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int err, const char *reached)
 {
 	uint32_t lo = 0, hi = c->nkeys;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int r = key_cmp(syscall, err, &c->keys[mid]);
+		int r = key_cmp(syscall, err, reached, &c->keys[mid]);
 
 		if (!r)
 			return &c->keys[mid];
@@ -50,7 +61,7 @@ struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int
 	c->keys = xrealloc(c->keys, (c->nkeys + 1) * sizeof(*c->keys));
 	memmove(&c->keys[lo + 1], &c->keys[lo], (c->nkeys - lo) * sizeof(*c->keys));
 	c->nkeys++;
-	c->keys[lo] = (struct fp_csite_key){.syscall = xstrdup(syscall), .err = err};
+	c->keys[lo] = (struct fp_csite_key){.syscall = xstrdup(syscall), .err = err, .reached = dup_or_null(reached)};
 	return &c->keys[lo];
 }
 
@@ -65,11 +76,6 @@ int fp_csite_stack_cmp(const struct fp_csite_stack *a, const struct fp_csite_sta
 			return a->frames[i].offset < b->frames[i].offset ? -1 : 1;
 	}
 	return (a->nframes > b->nframes) - (a->nframes < b->nframes);
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
 }
 
 static void stack_release(struct fp_csite_stack *s)
@@ -134,6 +140,7 @@ void fp_csites_free(struct fp_csites *c)
 			stack_release(&c->keys[i].stacks[j]);
 		free(c->keys[i].stacks);
 		free(c->keys[i].syscall);
+		free(c->keys[i].reached);
 	}
 	free(c->keys);
 	free(c->why_not);
@@ -170,7 +177,7 @@ static void add(struct footprint *m, const struct footprint *in, uint32_t had)
 	}
 	for (uint32_t i = 0; i < c->nkeys; i++) {
 		const struct fp_csite_key *k = &c->keys[i];
-		struct fp_csite_key *to = fp__csite_key(mc, k->syscall, k->err);
+		struct fp_csite_key *to = fp__csite_key(mc, k->syscall, k->err, k->reached);
 
 		for (uint32_t j = 0; j < k->nstacks; j++)
 			fp_csite_add(to, k->stacks[j].frames, k->stacks[j].nframes, k->stacks[j].calls);
@@ -239,6 +246,8 @@ static void write_json(json_writer_t *w, const struct footprint *fp)
 		jsonw_string_field(w, "syscall", k->syscall);
 		if (k->err)
 			jsonw_string_field(w, "errno", fp_errno_name(k->err));
+		if (k->reached)
+			jsonw_string_field(w, "reached", k->reached);
 		jsonw_u64_field(w, "calls", k->calls);
 		if (k->other)
 			jsonw_u64_field(w, "other", k->other);
@@ -379,13 +388,13 @@ static int load_stack(struct loader *ld, const char *ctx, size_t index, void *ar
 	return rc < 0 ? -1 : 0;
 }
 
-/* {"syscall", "errno", "calls", "other", "unwound_none", "stacks"} */
+/* {"syscall", "errno", "reached", "calls", "other", "unwound_none", "stacks"} */
 static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"syscall", "errno", "calls", "other", "unwound_none", "stacks"};
-	enum { SYSCALL, ERRNO, CALLS, OTHER, UNWOUND_NONE, STACKS };
+	static const char *const names[] = {"syscall", "errno", "reached", "calls", "other", "unwound_none", "stacks"};
+	enum { SYSCALL, ERRNO, REACHED, CALLS, OTHER, UNWOUND_NONE, STACKS };
 	struct fp_csites *c = arg;
-	char *syscall = NULL;
+	char *syscall = NULL, *reached = NULL;
 	uint64_t calls = 0, other = 0, none = 0;
 	uint32_t seen = 0, before = c->nkeys;
 	struct stack_read r = {.c = c};
@@ -412,6 +421,10 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 			if (rc > 0 && r.k)
 				rc = ld_fail(ld, ctx, "errno", "after the stacks");
 			break;
+		case REACHED:
+			rc = r.k ? ld_fail(ld, ctx, "reached", "after the stacks")
+				 : get_name(ld, ctx, "reached", &reached);
+			break;
 		case CALLS: rc = ld_get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
 		case OTHER: rc = ld_get_count(ld, ctx, "other", COUNT_MAX, &other); break;
 		case UNWOUND_NONE: rc = ld_get_count(ld, ctx, "unwound_none", COUNT_MAX, &none); break;
@@ -420,9 +433,10 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 				rc = ld_fail(ld, ctx, "syscall", "missing before the stacks");
 				break;
 			}
-			r.k = fp__csite_key(c, syscall, err);
+			r.k = fp__csite_key(c, syscall, err, reached);
 			if (c->nkeys == before) {
-				rc = ld_fail(ld, ctx, "syscall", "'%.64s' with this errno given twice", syscall);
+				rc = ld_fail(ld, ctx, "syscall", "'%.64s' with this errno and reached given twice",
+					     syscall);
 				break;
 			}
 			rc = ld_objects(ld, ctx, "stacks", load_stack, &r);
@@ -445,6 +459,7 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 		r.k->calls = calls;
 	}
 	free(syscall);
+	free(reached);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -7,11 +7,11 @@
  * (csite.c, with its JSON member "call_sites"), and its row, fp_kind_csites, which names its other parts: the
  * recorder (trace/csite.c, ptrace only), its text section (report/csite.c).
  *
- * For each (syscall, errno) key, the distinct stacks of the calls: the innermost frames, each a module and the
- * address in it as its ELF names it (what addr2line -e MODULE takes), with the function and the source line where
- * the module's symbols and debug information tell them. Memory is bounded: a key keeps at most FP_CSITE_STACKS_MAX
- * stacks, the first in the order fp_csite_stack_cmp() gives (so that what is kept depends neither on the order of
- * calls nor of merges); the calls of the others are counted in `other`.
+ * For each (syscall, errno, what the call reached) key, the distinct stacks of the calls: the innermost frames, each a
+ * module and the address in it as its ELF names it (what addr2line -e MODULE takes), with the function and the source
+ * line where the module's symbols and debug information tell them. Memory is bounded: a key keeps at most
+ * FP_CSITE_STACKS_MAX stacks, the first in the order fp_csite_stack_cmp() gives (so that what is kept depends neither
+ * on the order of calls nor of merges); the calls of the others are counted in `other`.
  */
 #include "footprint/footprint.h"
 
@@ -34,10 +34,11 @@ struct fp_csite_stack {
 };
 
 struct fp_csite_key {
-	char *syscall;	       /* "eventfd2"; owned */
-	int err;	       /* 0: succeeded (or never returned) */
-	uint64_t calls;	       /* every call of the key, those kept and the others */
-	uint64_t other;	       /* calls whose stack is not kept (past FP_CSITE_STACKS_MAX) */
+	char *syscall;	/* "eventfd2"; owned */
+	int err;	/* 0: succeeded (or never returned) */
+	char *reached;	/* what the calls reached, "fd pipe" ("kind value[, kind value]"); NULL: nothing; owned */
+	uint64_t calls; /* every call of the key, those kept and the others */
+	uint64_t other; /* calls whose stack is not kept (past FP_CSITE_STACKS_MAX) */
 	uint64_t unwound_none; /* calls whose stack could not be read at all (counted in calls, not in stacks) */
 	uint32_t nstacks;
 	struct fp_csite_stack *stacks; /* in fp_csite_stack_cmp() order */
@@ -60,8 +61,8 @@ static inline struct fp_csites *fp_csites_of(const struct footprint *fp)
 }
 /* The footprint's call sites, created empty with depth when it has none yet. */
 struct fp_csites *fp__csites(struct footprint *fp, uint32_t depth);
-/* The key of (syscall, err), created with no calls when new. */
-struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int err);
+/* The key of (syscall, err, reached: NULL for nothing), created with no calls when new. */
+struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int err, const char *reached);
 /*
  * n calls of key k made from the stack of frames (copied; NULL with nframes 0: the stack could not be read). Keeps
  * the stack when it is among the first FP_CSITE_STACKS_MAX, else counts the calls as other.

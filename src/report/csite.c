@@ -56,6 +56,11 @@ static void add_key(struct strbuf *sb, const struct fp_csite_key *k)
 	strbuf_addf(sb, "  %s", k->syscall);
 	if (k->err)
 		strbuf_addf(sb, " %s", fp_errno_name(k->err));
+	if (k->reached) {
+		strbuf_addstr(sb, " [");
+		rpt_add_display(sb, k->reached);
+		strbuf_addch(sb, ']');
+	}
 	strbuf_addf(sb, ": %" PRIu64 " %s, %u %s", k->calls, text_plural(k->calls, "call", "calls"), k->nstacks,
 		    text_plural(k->nstacks, "stack", "stacks"));
 	if (k->other)

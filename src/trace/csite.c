@@ -187,14 +187,15 @@ static bool maps_change(const char *name)
 	return !strcmp(name, "mmap") || !strcmp(name, "mmap2") || !strcmp(name, "munmap") || !strcmp(name, "mremap");
 }
 
-static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err)
+static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err, const char *reached)
 {
 	struct csr *r = state;
 	const struct kf_syscall *row = kf_syscall_by_nr(abi, nr);
 	struct fp_csite_frame frames[FP_CSITE_DEPTH_MAX];
 	char buf[64], anon[] = "[anon]";
 	const char *name = kf_syscall_name(abi, nr, buf, sizeof(buf));
-	struct fp_csite_key *k = fp__csite_key(fp__csites(r->fp, r->depth), name, err);
+	struct fp_csite_key *k =
+	    fp__csite_key(fp__csites(r->fp, r->depth), name, err, reached && *reached ? reached : NULL);
 	struct unwind u = {.depth = r->depth};
 
 	r->calls++;
@@ -245,7 +246,7 @@ static void rec_finish(void *state, struct footprint *fp)
 
 #else /* KF_NO_DWARF: a build without libdw refuses the option in rec_check() */
 
-static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err)
+static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err, const char *reached)
 {
 }
 

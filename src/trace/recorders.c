@@ -37,11 +37,11 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 }
 
 void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid, enum kf_abi abi, int nr,
-				  int err)
+				  int err, const char *reached)
 {
 	for (size_t i = 0; i < rec->n; i++)
 		if (rec->rows[i]->syscall_exit)
-			rec->rows[i]->syscall_exit(rec->state[i], tid, tgid, abi, nr, err);
+			rec->rows[i]->syscall_exit(rec->state[i], tid, tgid, abi, nr, err, reached);
 }
 
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp)

@@ -51,7 +51,10 @@ eq "csites: the EINVAL key apart, 4 calls from its line" 1 \
 	"$(grep -c "^4 libc.so.6+[0-9]*:[a-z_]*eventfd[^ ]* csite+[0-9]*:main@main.c:$L_EINVAL " "$T/einval")"
 eq "csites: depth 8 by default" "8 8" "$(jget "$T/c.json" "'%d %d' % (d['call_sites']['depth'], max(len(s['frames']) for k in d['call_sites']['keys'] for s in k['stacks']))")"
 # every call that returned has its key: all of a syscall's, less those that never return (exit_group)
-eq "csites: each key's calls, the syscall's (errno's) calls" "" "$(jget "$T/c.json" "' '.join(k['syscall'] for k in d['call_sites']['keys'] for s in d['syscalls'] if s['name'] == k['syscall'] and k['calls'] != (s['errnos'][k['errno']] if 'errno' in k else s['calls'] - s.get('errors', 0)))")"
+eq "csites: each key's calls, the syscall's (errno's) calls" "" "$(jget "$T/c.json" "' '.join(s['name'] for s in d['syscalls'] for e in [None] + list(s.get('errnos', {})) if s['name'] != 'exit_group' and sum(k['calls'] for k in d['call_sites']['keys'] if k['syscall'] == s['name'] and k.get('errno') == e) != (s['errnos'][e] if e else s['calls'] - s.get('errors', 0)))")"
+# what a call reached is part of its key: read's keys that say it are the calls its refinements count
+eq "csites: read's keys by what it reached" "$(jget "$T/c.json" "sum(r['calls'] for s in d['syscalls'] if s['name'] == 'read' for r in s.get('reached', []))")" \
+	"$(jget "$T/c.json" "sum(k['calls'] for k in d['call_sites']['keys'] if k['syscall'] == 'read' and k.get('reached', '').startswith('fd '))")"
 eq "csites: exit_group never returns: no key" 0 "$(jget "$T/c.json" "sum(k['syscall'] == 'exit_group' for k in d['call_sites']['keys'])")"
 eq "csites: the text report names both call sites" 2 \
 	"$(grep -c "kf_csite_lib_eventfd (lib.c:$L_LIB)\|main (main.c:$L_MAIN)" "$T/c.txt")"

@@ -816,11 +816,13 @@ static void test_call_sites(void **state)
 	struct fp_csite_key *k;
 	char *a, *b, *msg;
 
-	add_stack(fp__csite_key(c, "eventfd2", 0), 0x1145, "main", 2);
-	add_stack(fp__csite_key(c, "eventfd2", 0), 0x1100, NULL, 1);
-	add_stack(fp__csite_key(c, "eventfd2", 0), 0x1145, "main", 1);
-	add_stack(fp__csite_key(c, "eventfd2", 22), 0x11a1, "main", 4);
-	fp_csite_add(fp__csite_key(c, "execve", 0), NULL, 0, 1);
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1145, "main", 2);
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1100, NULL, 1);
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1145, "main", 1);
+	add_stack(fp__csite_key(c, "eventfd2", 22, NULL), 0x11a1, "main", 4);
+	fp_csite_add(fp__csite_key(c, "execve", 0, NULL), NULL, 0, 1);
+	add_stack(fp__csite_key(c, "read", 0, "fd pipe"), 0x1200, "main", 1);
+	assert_int_equal(c->nkeys, 4);
 	a = to_json(fp);
 	assert_non_null(strstr(a,
 			       "\"call_sites\": {\n    \"depth\": 8,\n    \"exhaustive\": true,\n    \"keys\": [\n"
@@ -834,6 +836,7 @@ static void test_call_sites(void **state)
 	assert_non_null(strstr(a, "\"syscall\": \"eventfd2\",\n        \"errno\": \"EINVAL\",\n        \"calls\": 4,"));
 	assert_non_null(strstr(a, "\"syscall\": \"execve\",\n        \"calls\": 1,\n        \"unwound_none\": 1,\n"
 				  "        \"stacks\": []"));
+	assert_non_null(strstr(a, "\"syscall\": \"read\",\n        \"reached\": \"fd pipe\",\n        \"calls\": 1,"));
 	back = round_trip(a);
 	b = to_json(back);
 	assert_string_equal(a, b);
@@ -841,7 +844,7 @@ static void test_call_sites(void **state)
 	fp__free(back);
 
 	/* the bound: the first 16 stacks in (module, offset) order kept, whatever the order of calls */
-	k = fp__csite_key(c, "read", 0);
+	k = fp__csite_key(c, "read", 0, NULL);
 	for (uint64_t off = 20; off > 0; off--)
 		add_stack(k, off, NULL, off);
 	assert_int_equal(k->nstacks, FP_CSITE_STACKS_MAX);
@@ -861,8 +864,8 @@ static void test_call_sites(void **state)
 	other = sample_fp();
 	free(other->started_at);
 	other->started_at = strdup("2030-01-01T00:00:00Z");
-	add_stack(fp__csite_key(fp__csites(other, 4), "eventfd2", 0), 0x1145, "main", 10);
-	add_stack(fp__csite_key(fp__csites(other, 4), "read", 0), 0, NULL, 5);
+	add_stack(fp__csite_key(fp__csites(other, 4), "eventfd2", 0, NULL), 0x1145, "main", 10);
+	add_stack(fp__csite_key(fp__csites(other, 4), "read", 0, NULL), 0, NULL, 5);
 	m = fp_merge_new();
 	fp_merge_add(m, fp);
 	fp_merge_add(m, other);
@@ -870,10 +873,10 @@ static void test_call_sites(void **state)
 	fp_merge_finish(m, NULL);
 	assert_int_equal(fp_csites_of(m)->depth, 4);
 	assert_true(fp_csites_of(m)->exhaustive);
-	k = fp__csite_key(fp_csites_of(m), "eventfd2", 0);
+	k = fp__csite_key(fp_csites_of(m), "eventfd2", 0, NULL);
 	assert_int_equal(k->calls, 14);
 	assert_int_equal(k->nstacks, 2);
-	k = fp__csite_key(fp_csites_of(m), "read", 0);
+	k = fp__csite_key(fp_csites_of(m), "read", 0, NULL);
 	assert_int_equal(k->calls, 215);
 	assert_int_equal(k->other, 17 + 18 + 19 + 20 + 16);
 	free(a);
@@ -911,7 +914,7 @@ static void test_call_sites(void **state)
 	     "kfootprint: 'f.json': call_sites.keys[0].syscall: missing before the stacks\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 0, \"stacks\": []}, {\"syscall\": \"read\", \"calls\": 0, "
 		"\"stacks\": []}]}}",
-	     "kfootprint: 'f.json': call_sites.keys[1].syscall: 'read' with this errno given twice\n"},
+	     "kfootprint: 'f.json': call_sites.keys[1].syscall: 'read' with this errno and reached given twice\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR "]}]}]}}",
 	     "kfootprint: 'f.json': call_sites.keys[0].calls: not the sum of the stacks', other and unwound_none\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR
@@ -932,6 +935,10 @@ static void test_call_sites(void **state)
 	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].calls: empty\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": []}]}]}}",
 	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames: empty\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 0, \"stacks\": [], \"reached\": \"fd pipe\"}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].reached: after the stacks\n"},
+	    {CS "{\"syscall\": \"read\", \"reached\": \"fd\\npipe\", \"calls\": 0, \"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].reached: 'fd"},
 	};
 #undef CS
 #undef FR
