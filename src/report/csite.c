@@ -97,7 +97,7 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 		strbuf_addch(sb, '\n');
 		return;
 	}
-	strbuf_addf(sb, "%u syscall and errno %s, the innermost %u frames%s\n", c->nkeys,
+	strbuf_addf(sb, "%u %s (syscall, errno, what it reached), the innermost %u frames%s\n", c->nkeys,
 		    text_plural(c->nkeys, "key", "keys"), c->depth,
 		    c->exhaustive ? "" : " (not every source recorded them)");
 	for (uint32_t i = 0; i < c->nkeys; i++)
