@@ -7,10 +7,10 @@
  * registers and stack are the same at both, and the errno is known then.
  *
  * One Dwfl per process (its modules reported from /proc/PID/maps), kept until the process execs (a successful
- * exec's exit drops it) and marked stale by a successful mmap, mremap or munmap (a library loaded or gone): its
- * modules are reported again at its next unwind. At most CS_CACHE processes' are kept, each holding its modules'
- * files open: an older one is dropped (a process that ended is never told here). A frame's function and line are
- * looked up once per stack a key keeps, not per call.
+ * exec's exit drops it) and marked stale by a successful munmap, mremap or mmap of a file (a library loaded or
+ * gone): its modules are reported again at its next unwind. At most CS_CACHE processes' are kept,
+ * each holding its modules' files open: an older one is dropped (a process that ended is never told here). A frame's
+ * function and line are looked up once per stack a key keeps, not per call.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -78,8 +78,8 @@ static int report_maps(struct cs_proc *p)
 	return dwfl_report_end(p->dwfl, NULL, NULL) == 0 ? 0 : -1;
 }
 
-/* The process's Dwfl, made (or its maps read again) when needed; NULL when libdw cannot unwind it. */
-static Dwfl *proc_dwfl(struct csr *r, pid_t tgid)
+/* The process's entry, its Dwfl made when new; NULL when libdw cannot unwind it. */
+static struct cs_proc *proc_of(struct csr *r, pid_t tgid)
 {
 	struct cs_proc *p = NULL, *oldest = &r->procs[0];
 
@@ -97,11 +97,9 @@ static Dwfl *proc_dwfl(struct csr *r, pid_t tgid)
 		/* the tracer holds the task stopped: libdw reads it through ptrace without attaching again */
 		if (!p->dwfl || report_maps(p) < 0 || dwfl_linux_proc_attach(p->dwfl, tgid, true) != 0)
 			p->broken = true;
-	} else if (p->stale && !p->broken && report_maps(p) < 0) {
-		p->broken = true;
 	}
 	p->used = ++r->tick;
-	return p->broken ? NULL : p->dwfl;
+	return p->broken ? NULL : p;
 }
 
 static void proc_forget(struct csr *r, pid_t tgid, bool stale_only)
@@ -182,9 +180,18 @@ static void name_frame(Dwfl *dwfl, Dwarf_Addr pc, struct fp_csite_frame *f)
 	}
 }
 
-static bool maps_change(const char *name)
+/*
+ * Whether a successful call may have changed which file is mapped where: an unmap or a move, or a map of a file
+ * (what it reached names its fd; without what calls reached, any map). A map of anonymous memory, the most
+ * frequent, adds no module.
+ */
+static bool maps_change(const struct footprint *fp, const char *name, const char *reached)
 {
-	return !strcmp(name, "mmap") || !strcmp(name, "mmap2") || !strcmp(name, "munmap") || !strcmp(name, "mremap");
+	if (!strcmp(name, "munmap") || !strcmp(name, "mremap"))
+		return true;
+	if (strcmp(name, "mmap") && strcmp(name, "mmap2"))
+		return false;
+	return !fp->reach || !strncmp(reached ? reached : "", "fd ", 3);
 }
 
 static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err, const char *reached)
@@ -197,6 +204,7 @@ static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi
 	struct fp_csite_key *k =
 	    fp__csite_key(fp__csites(r->fp, r->depth), name, err, reached && *reached ? reached : NULL);
 	struct unwind u = {.depth = r->depth};
+	struct cs_proc *proc;
 
 	r->calls++;
 	if (row && (row->flags & KF_SC_EXEC) && !err) {
@@ -205,9 +213,13 @@ static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi
 		fp_csite_add(k, NULL, 0, 1);
 		return;
 	}
-	u.dwfl = proc_dwfl(r, tgid);
-	if (u.dwfl)
+	proc = proc_of(r, tgid);
+	if (proc && proc->stale && report_maps(proc) < 0)
+		proc->broken = true;
+	if (proc && !proc->broken) {
+		u.dwfl = proc->dwfl;
 		dwfl_getthread_frames(u.dwfl, tid, on_frame, &u);
+	}
 	if (!u.n)
 		r->failed++;
 	for (uint32_t i = 0; i < u.n; i++)
@@ -216,7 +228,7 @@ static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi
 		for (uint32_t i = 0; i < u.n; i++)
 			name_frame(u.dwfl, u.pc[i], &frames[i]);
 	fp_csite_add(k, frames, u.n, 1);
-	if (!err && maps_change(name))
+	if (!err && maps_change(r->fp, name, reached))
 		proc_forget(r, tgid, true);
 }
 
