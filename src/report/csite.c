@@ -84,9 +84,30 @@ static void add_key(struct strbuf *sb, const struct fp_csite_key *k)
 	free(v);
 }
 
+/*
+ * Whether the footprint shows the key's calls: a view through -e (fp_filter_view()) borrows every key, and its rows
+ * say which calls it shows (trace=: the syscall's row; status=: its errors, or its calls that succeeded).
+ */
+static bool shown(const struct footprint *fp, const struct fp_csite_key *k)
+{
+	for (uint32_t i = 0; i < fp->syscalls.cap; i++) {
+		const struct fp_sysstat *s = fp->syscalls.slots[i];
+
+		if (!s || strcmp(s->name, k->syscall))
+			continue;
+		if (!k->err)
+			return s->calls > s->errors;
+		for (uint32_t e = 0; e < s->nerrnos; e++)
+			if (s->errnos[e].err == k->err)
+				return s->errnos[e].count > 0;
+	}
+	return false;
+}
+
 static void text_section(struct strbuf *sb, const struct footprint *fp)
 {
 	const struct fp_csites *c = fp_csites_of(fp);
+	uint32_t n = 0;
 
 	if (!c)
 		return;
@@ -97,11 +118,13 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 		strbuf_addch(sb, '\n');
 		return;
 	}
-	strbuf_addf(sb, "%u %s (syscall, errno, what it reached), the innermost %u frames%s\n", c->nkeys,
-		    text_plural(c->nkeys, "key", "keys"), c->depth,
-		    c->exhaustive ? "" : " (not every source recorded them)");
 	for (uint32_t i = 0; i < c->nkeys; i++)
-		add_key(sb, &c->keys[i]);
+		n += shown(fp, &c->keys[i]);
+	strbuf_addf(sb, "%u %s (syscall, errno, what it reached), the innermost %u frames%s\n", n,
+		    text_plural(n, "key", "keys"), c->depth, c->exhaustive ? "" : " (not every source recorded them)");
+	for (uint32_t i = 0; i < c->nkeys; i++)
+		if (shown(fp, &c->keys[i]))
+			add_key(sb, &c->keys[i]);
 }
 
 const struct kind_report csites_report = {

@@ -125,3 +125,10 @@ fi
 "$KF" record -b ptrace --call-sites -o "$T/py.json" --report /dev/null -- "$PY" -c 'import socket; socket.socket()'
 eq "csites: python: socket from libc's __socket, from the interpreter's evaluation loop" "__socket True" \
 	"$(jget "$T/py.json" "' '.join('%s %s' % (s['frames'][0].get('function'), any(f.get('function', '').startswith('_PyEval_EvalFrame') or f.get('function', '').startswith('PyEval') for f in s['frames'])) for k in d['call_sites']['keys'] if k['syscall'] == 'socket' for s in k['stacks'])")"
+
+# -e chooses what the report shows, the call sites too; the saved footprint keeps them all.
+"$KF" record -b ptrace -q --call-sites -e status=failed -o "$T/e.json" --report "$T/e.txt" -- "$T/csite"
+eq "csites: -e status=failed: only the failed calls' keys in the report" "eventfd2 EINVAL" \
+	"$(sed -n '/^call sites/,$p' "$T/e.txt" | grep '^  eventfd2' | sed 's/^  \([a-z0-9]*\) \([A-Z]*\):.*/\1 \2/')"
+eq "csites: -e: the footprint keeps every key" 1 \
+	"$(jget "$T/e.json" "sum(k['syscall'] == 'eventfd2' and 'errno' not in k for k in d['call_sites']['keys'])")"

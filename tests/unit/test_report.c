@@ -510,7 +510,12 @@ static void test_text_call_sites(void **state)
 	fp_csite_add(k, lib, 3, 3);
 	fp_csite_add(k, NULL, 0, 1);
 	fp_csite_add(fp__csite_key(c, "read", 22, "fd pipe"), own, 1, 4);
+	/* a view through -e shows the keys of the rows it keeps: close has none here */
+	fp_csite_add(fp__csite_key(c, "close", 0, NULL), own, 1, 1);
+	fp__account(fp, NULL, KF_ABI_X86_64, 290, 0, 6, 0); /* eventfd2 */
+	fp__account(fp, NULL, KF_ABI_X86_64, 0, 22, 4, 0);  /* read, EINVAL */
 	out = render_text(fp, NULL);
+	assert_null(strstr(out, "  close"));
 	assert_non_null(strstr(out, "\ncall sites: 2 keys (syscall, errno, what it reached), the innermost 8 frames\n"
 				    "  eventfd2: 6 calls, 2 stacks, 1 without a stack\n"
 				    "    3 calls from\n"
