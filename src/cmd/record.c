@@ -38,8 +38,9 @@ struct record_opts {
 	bool no_reach;		/* --no-reach: do not record what each call reached */
 	bool follow;		/* -f, -c: strace's habits, what kfootprint always does */
 	bool summary;
-	struct fp_filter filter;	/* -e trace=, -e status=: what the report and the log show */
-	bool kinds_asked[FP_KINDS_MAX]; /* each kind's recorder asked for (by its options) */
+	struct fp_filter filter;	    /* -e trace=, -e status=: what the report and the log show */
+	bool kinds_asked[FP_KINDS_MAX];	    /* each kind's recorder asked for (by its options) */
+	const struct trace_recorder *stops; /* one asked for that looks at each call's stop (syscall_exit), or NULL */
 
 	/* -S, -P, --by-class */
 	struct text_opts text;
@@ -209,6 +210,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		if (asked < 0)
 			return -1;
 		o->kinds_asked[k] = asked > 0;
+		if (asked > 0 && r->syscall_exit)
+			o->stops = r;
 	}
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))
 		return error("unknown backend '%s': expected one of %s", o->backend, backend_names());
@@ -243,6 +246,10 @@ static const struct backend *pick_backend(const struct record_opts *o)
 	char why[256] = "", why_not[256] = "";
 
 	if (b) {
+		if (o->stops && !b->sees_args) { /* said first: it is so wherever the backend can run */
+			error(o->stops->needs_stops, b->be->name, log_backend() ? log_backend()->be->name : "ptrace");
+			return NULL;
+		}
 		if (b->be->usable(why, sizeof(why))) {
 			error("backend %s: %s", b->be->name, why);
 			return NULL;
@@ -254,11 +261,12 @@ static const struct backend *pick_backend(const struct record_opts *o)
 		}
 		return b->be;
 	}
-	if (o->log && log_backend()) {
+	if ((o->log || o->stops) && log_backend()) {
 		/* said, not silent: the choice changes what the run costs */
 		if (log_backend() != first)
-			fprintf(stderr, "kfootprint: backend auto: using %s, --log needs each call's arguments\n",
-				log_backend()->be->name);
+			fprintf(stderr, "kfootprint: backend auto: using %s, %s needs each call's %s\n",
+				log_backend()->be->name, o->log ? "--log" : o->stops->name,
+				o->log ? "arguments" : "stop");
 		return log_backend()->be;
 	}
 	/* auto: the first that can run here; a fallback says, on one line, why the first could not */

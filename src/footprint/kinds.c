@@ -2,9 +2,10 @@
 /* The registry of kinds of observation beside the syscall rows (footprint.h struct fp_kind): a kind is a row. */
 #include <stdlib.h>
 
+#include "footprint/csite.h"
 #include "footprint/kfunc.h"
 
-const struct fp_kind *const fp_kinds[] = {&fp_kind_kfuncs, NULL};
+const struct fp_kind *const fp_kinds[] = {&fp_kind_kfuncs, &fp_kind_csites, NULL};
 
 void **fp_kind_slot(struct footprint *fp, const struct fp_kind *k)
 {

@@ -61,6 +61,8 @@ struct pt_task {
 	/* --log: the path arguments of the call in progress (buffers reused), strs_ok bit i when read */
 	char *strs[6];
 	uint8_t strs_ok;
+	/* --call-sites (opts->stops): what the call reached, "kind value[, kind value]", as fp__reach was told */
+	char reached[128];
 };
 
 /* --log's state (log.c). */

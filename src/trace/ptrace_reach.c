@@ -477,8 +477,13 @@ void pt_reach_enter(struct pt_state *st, struct pt_task *t, const struct kf_sysc
 static void reach(struct pt_state *st, struct pt_task *t, struct fp_proc *p, const char *kind, const char *value,
 		  const char *fd, int err)
 {
-	if (value)
-		fp__reach(st->fp, p, (enum kf_abi)t->abi, t->nr, kind, value, fd, err, 1);
+	size_t len = strlen(t->reached);
+
+	if (!value)
+		return;
+	fp__reach(st->fp, p, (enum kf_abi)t->abi, t->nr, kind, value, fd, err, 1);
+	if (st->opts->stops && len + 1 < sizeof(t->reached))
+		snprintf(t->reached + len, sizeof(t->reached) - len, "%s%s %s", len ? ", " : "", kind, value);
 }
 
 static void reach_name(struct pt_state *st, struct pt_task *t, struct fp_proc *p, const char *kind, const char *table,

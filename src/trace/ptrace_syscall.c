@@ -160,10 +160,14 @@ static void on_exit(struct pt_state *st, struct pt_task *t, const struct __ptrac
 		pt_cpu_affinity_exit(st, t, info->exit.rval);
 	if (t->is_open && t->path_ok)
 		fp__open(st->fp, p, t->path, t->oflags, err, 1);
+	t->reached[0] = '\0';
 	if (st->reach)
 		pt_reach_exit(st, t, p, err, info->exit.rval);
 	if (err)
 		error_source(st, t, p, err);
+	if (st->opts->stops) /* --call-sites: the task is still stopped in the call, its user stack as it made it */
+		trace_recording_syscall_exit(st->opts->stops, t->tid, t->group ? t->group->tgid : t->tid,
+					     (enum kf_abi)t->abi, t->nr, err, t->reached);
 	if (st->opts->log) {
 		struct kf_logcall c = log_call(t);
 

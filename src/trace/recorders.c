@@ -23,6 +23,8 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 	s = r->new (ropts, fp);
 	rec->rows[rec->n] = r;
 	rec->state[rec->n++] = s;
+	if (r->syscall_exit)
+		o->stops = rec;
 	if (o->argv) {
 		o->on_command = on_command;
 		o->on_command_ctx = rec;
@@ -32,6 +34,14 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 		r->add_pid(s, o->pids[i]);
 	r->start(s);
 	return 0;
+}
+
+void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid, enum kf_abi abi, int nr,
+				  int err, const char *reached)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		if (rec->rows[i]->syscall_exit)
+			rec->rows[i]->syscall_exit(rec->state[i], tid, tgid, abi, nr, err, reached);
 }
 
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp)

@@ -74,6 +74,11 @@ struct trace_opts {
 	 */
 	void (*on_attached)(void *ctx, pid_t tgid);
 	void *on_attached_ctx;
+	/*
+	 * The recorders that look at each call's task at its stop (struct trace_recorder's syscall_exit), which a
+	 * backend that stops at calls gives each call (trace_recording_syscall_exit()); NULL: none, nothing to call.
+	 */
+	const struct trace_recording *stops;
 };
 
 struct backend {
@@ -108,6 +113,15 @@ struct trace_recorder {
 	int (*start)(void *r);		    /* after the first add_pid: recording on */
 	/* Stops, fills fp (NULL: the recording failed, only tear down), removes its state and frees r. */
 	void (*finish)(void *r, struct footprint *fp);
+	/*
+	 * For a kind that looks at the task where a call stops (call sites): the exit of each call of the workload, the
+	 * task still stopped in it (abi, nr and err as fp__account's; reached: what it reached, "kind value[, kind
+	 * value]", "" for nothing or with --no-reach). NULL for none. Only a backend that stops at
+	 * calls (struct backend_entry's sees_args) gives it: record refuses another with needs_stops, a format
+	 * given the backend's name and the one to use ("--call-sites: the %s backend cannot ...: use -b %s").
+	 */
+	void (*syscall_exit)(void *r, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err, const char *reached);
+	const char *needs_stops;
 };
 
 /* The recorders of one run, beside its backend. Zeroed to begin with. */
@@ -124,6 +138,9 @@ struct trace_recording {
  */
 int trace_recording_add(struct trace_recording *rec, const struct trace_recorder *r, const void *ropts,
 			struct trace_opts *o, struct footprint *fp);
+/* The exit of a call, for each recorder of rec with a syscall_exit (a backend calls it when opts->stops). */
+void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid, enum kf_abi abi, int nr,
+				  int err, const char *reached);
 /* The end of observation: each recorder stops and fills fp (NULL: tear down only). rec is empty after. */
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp);
 

@@ -12,6 +12,7 @@
 #include "fp_load.h"
 #include "fp_sample.h"
 #include "footprint/footprint_json.h"
+#include "footprint/csite.h"
 #include "footprint/kfunc.h"
 #include "footprint/merge.h"
 #include "util/json_writer.h"
@@ -796,6 +797,161 @@ static void test_kernel_functions(void **state)
 	}
 }
 
+/* A stack of two frames: libc's eventfd, then the caller at offset off (named, with a line, when named). */
+static void add_stack(struct fp_csite_key *k, uint64_t off, const char *fn, uint64_t n)
+{
+	struct fp_csite_frame f[2] = {
+	    {.module = "/lib/libc.so.6", .offset = 0x108e07, .function = "eventfd"},
+	    {.module = "/tmp/app", .offset = off, .function = (char *)fn, .file = fn ? "main.c" : NULL, .line = 7},
+	};
+
+	fp_csite_add(k, f, 2, n);
+}
+
+/* call_sites: written by key, read back to the same bytes, bounded per key, merged by sums in either order. */
+static void test_call_sites(void **state)
+{
+	struct footprint *fp = sample_fp(), *back, *other, *m;
+	struct fp_csites *c = fp__csites(fp, 8);
+	struct fp_csite_key *k;
+	char *a, *b, *msg;
+
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1145, "main", 2);
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1100, NULL, 1);
+	add_stack(fp__csite_key(c, "eventfd2", 0, NULL), 0x1145, "main", 1);
+	add_stack(fp__csite_key(c, "eventfd2", 22, NULL), 0x11a1, "main", 4);
+	fp_csite_add(fp__csite_key(c, "execve", 0, NULL), NULL, 0, 1);
+	add_stack(fp__csite_key(c, "read", 0, "fd pipe"), 0x1200, "main", 1);
+	assert_int_equal(c->nkeys, 4);
+	a = to_json(fp);
+	assert_non_null(strstr(a,
+			       "\"call_sites\": {\n    \"depth\": 8,\n    \"exhaustive\": true,\n    \"keys\": [\n"
+			       "      {\n        \"syscall\": \"eventfd2\",\n        \"calls\": 4,\n"
+			       "        \"stacks\": [\n          {\n            \"calls\": 1,\n"
+			       "            \"frames\": [\n              {\"module\": \"/lib/libc.so.6\", \"offset\": "
+			       "1084935, \"function\": \"eventfd\"},\n              {\"module\": \"/tmp/app\", "
+			       "\"offset\": 4352}\n            ]\n          },\n"));
+	assert_non_null(strstr(a, "{\"module\": \"/tmp/app\", \"offset\": 4421, \"function\": \"main\", \"file\": "
+				  "\"main.c\", \"line\": 7}"));
+	assert_non_null(strstr(a, "\"syscall\": \"eventfd2\",\n        \"errno\": \"EINVAL\",\n        \"calls\": 4,"));
+	assert_non_null(strstr(a, "\"syscall\": \"execve\",\n        \"calls\": 1,\n        \"unwound_none\": 1,\n"
+				  "        \"stacks\": []"));
+	assert_non_null(strstr(a, "\"syscall\": \"read\",\n        \"reached\": \"fd pipe\",\n        \"calls\": 1,"));
+	back = round_trip(a);
+	b = to_json(back);
+	assert_string_equal(a, b);
+	free(b);
+	fp__free(back);
+
+	/* the bound: the first 16 stacks in (module, offset) order kept, whatever the order of calls */
+	k = fp__csite_key(c, "read", 0, NULL);
+	for (uint64_t off = 20; off > 0; off--)
+		add_stack(k, off, NULL, off);
+	assert_int_equal(k->nstacks, FP_CSITE_STACKS_MAX);
+	assert_int_equal(k->other, 17 + 18 + 19 + 20);
+	assert_int_equal(k->calls, 210);
+	for (uint32_t i = 0; i < k->nstacks; i++)
+		assert_int_equal(k->stacks[i].frames[1].offset, i + 1);
+	free(a);
+	a = to_json(fp);
+	back = round_trip(a);
+	b = to_json(back);
+	assert_string_equal(a, b);
+	free(b);
+	fp__free(back);
+
+	/* merging: sums, the same bytes in either order; a source without call sites makes them not exhaustive */
+	other = sample_fp();
+	free(other->started_at);
+	other->started_at = strdup("2030-01-01T00:00:00Z");
+	add_stack(fp__csite_key(fp__csites(other, 4), "eventfd2", 0, NULL), 0x1145, "main", 10);
+	add_stack(fp__csite_key(fp__csites(other, 4), "read", 0, NULL), 0, NULL, 5);
+	m = fp_merge_new();
+	fp_merge_add(m, fp);
+	fp_merge_add(m, other);
+	fp_merge_add(m, other); /* again: nothing added */
+	fp_merge_finish(m, NULL);
+	assert_int_equal(fp_csites_of(m)->depth, 4);
+	assert_true(fp_csites_of(m)->exhaustive);
+	k = fp__csite_key(fp_csites_of(m), "eventfd2", 0, NULL);
+	assert_int_equal(k->calls, 14);
+	assert_int_equal(k->nstacks, 2);
+	k = fp__csite_key(fp_csites_of(m), "read", 0, NULL);
+	assert_int_equal(k->calls, 215);
+	assert_int_equal(k->other, 17 + 18 + 19 + 20 + 16);
+	free(a);
+	a = to_json(m);
+	fp__free(m);
+	m = fp_merge_new();
+	fp_merge_add(m, other);
+	fp_merge_add(m, fp);
+	fp_merge_finish(m, NULL);
+	b = to_json(m);
+	assert_string_equal(a, b);
+	free(b);
+	free(a);
+	fp__free(m);
+	fp__free(other);
+	fp__free(fp);
+
+	/* bad members, one line each */
+#define CS "{\"schema\": \"kfootprint/1\", \"call_sites\": {\"depth\": 2, \"exhaustive\": true, \"keys\": ["
+#define FR "{\"module\": \"/a\", \"offset\": 1}"
+	static const struct bad cases[] = {
+	    {"{\"schema\": \"kfootprint/1\", \"call_sites\": {\"depth\": 0, \"exhaustive\": true, \"keys\": []}}",
+	     "kfootprint: 'f.json': call_sites.depth: 0\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"call_sites\": {\"depth\": 33, \"exhaustive\": true, \"keys\": []}}",
+	     "kfootprint: 'f.json': call_sites.depth: "},
+	    {"{\"schema\": \"kfootprint/1\", \"call_sites\": {\"exhaustive\": true, \"keys\": []}}",
+	     "kfootprint: 'f.json': call_sites.depth: missing before the keys\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"call_sites\": {\"depth\": 2, \"keys\": []}}",
+	     "kfootprint: 'f.json': call_sites.exhaustive: missing\n"},
+	    {CS "{\"syscall\": \"a-b\", \"calls\": 0, \"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].syscall: 'a-b' is not a syscall name\n"},
+	    {CS "{\"syscall\": \"read\", \"errno\": \"EBOGUS\", \"calls\": 0, \"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].errno: 'EBOGUS' is not an errno name\n"},
+	    {CS "{\"calls\": 0, \"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].syscall: missing before the stacks\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 0, \"stacks\": []}, {\"syscall\": \"read\", \"calls\": 0, "
+		"\"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[1].syscall: 'read' with this errno and reached given twice\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR "]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].calls: not the sum of the stacks', other and unwound_none\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR
+		"]}, {\"calls\": 1, \"frames\": [" FR "]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[1].frames: a stack given twice\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": [" FR ", " FR ", " FR
+		"]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames[2]: more than depth 2 frames\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": [{\"offset\": 1}]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames[0].module: missing\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": [{\"module\": \"\", "
+		"\"offset\": 1}]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames[0].module: '' is not a name\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": [{\"module\": \"/a\", "
+		"\"offset\": 1, \"file\": \"a.c\"}]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames[0].line: missing\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 0, \"stacks\": [{\"calls\": 0, \"frames\": [" FR "]}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].calls: empty\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 1, \"stacks\": [{\"calls\": 1, \"frames\": []}]}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].stacks[0].frames: empty\n"},
+	    {CS "{\"syscall\": \"read\", \"calls\": 0, \"stacks\": [], \"reached\": \"fd pipe\"}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].reached: after the stacks\n"},
+	    {CS "{\"syscall\": \"read\", \"reached\": \"fd\\npipe\", \"calls\": 0, \"stacks\": []}]}}",
+	     "kfootprint: 'f.json': call_sites.keys[0].reached: 'fd"},
+	};
+#undef CS
+#undef FR
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		back = load_capturing(cases[i].text, "f.json", &msg);
+		if (back)
+			fail_msg("case %zu loaded: %s", i, cases[i].text);
+		if (strncmp(msg, cases[i].msg, strlen(cases[i].msg)) || !strchr(msg, '\n') || strchr(msg, '\n')[1])
+			fail_msg("case %zu: expected '%s', got '%s'", i, cases[i].msg, msg);
+		free(msg);
+	}
+}
+
 static void test_load_missing_file(void **state)
 {
 	struct stderr_capture c;
@@ -831,6 +987,7 @@ int main(void)
 	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_load_missing_file),
 	    cmocka_unit_test(test_kernel_functions),
+	    cmocka_unit_test(test_call_sites),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "footprint/filter.h"
+#include "footprint/csite.h"
 #include "footprint/kfunc.h"
 #include "fp_sample.h"
 #include "kmap/annotate.h"
@@ -490,6 +491,47 @@ static void test_text_kernel_functions(void **state)
 	fp__free(fp);
 }
 
+/* The call sites section: per key (syscall, errno, what it reached), its most frequent stacks, a frame a line. */
+static void test_text_call_sites(void **state)
+{
+	struct footprint *fp = fp__new();
+	struct fp_csites *c = fp__csites(fp, 8);
+	struct fp_csite_frame lib[3] = {
+	    {.module = "/lib/libc.so.6", .offset = 0x108e07, .function = "eventfd"},
+	    {.module = "/tmp/libkf.so", .offset = 0x1145, .function = "lib_f", .file = "/src/lib.c", .line = 13},
+	    {.module = "/tmp/app", .offset = 0x11b8, .function = "main", .file = "main.c", .line = 26},
+	};
+	struct fp_csite_frame own[2] = {lib[0], {.module = "/tmp/app", .offset = 0x116b}};
+	struct fp_csite_key *k = fp__csite_key(c, "eventfd2", 0, NULL);
+	char *out;
+
+	fp->backend = xstrdup("ptrace");
+	fp_csite_add(k, own, 2, 2);
+	fp_csite_add(k, lib, 3, 3);
+	fp_csite_add(k, NULL, 0, 1);
+	fp_csite_add(fp__csite_key(c, "read", 22, "fd pipe"), own, 1, 4);
+	/* a view through -e shows the keys of the rows it keeps: close has none here */
+	fp_csite_add(fp__csite_key(c, "close", 0, NULL), own, 1, 1);
+	fp__account(fp, NULL, KF_ABI_X86_64, 290, 0, 6, 0); /* eventfd2 */
+	fp__account(fp, NULL, KF_ABI_X86_64, 0, 22, 4, 0);  /* read, EINVAL */
+	out = render_text(fp, NULL);
+	assert_null(strstr(out, "  close"));
+	assert_non_null(strstr(out, "\ncall sites: 2 keys (syscall, errno, what it reached), the innermost 8 frames\n"
+				    "  eventfd2: 6 calls, 2 stacks, 1 without a stack\n"
+				    "    3 calls from\n"
+				    "      libc.so.6+0x108e07 eventfd\n"
+				    "      libkf.so+0x1145 lib_f (lib.c:13)\n"
+				    "      app+0x11b8 main (main.c:26)\n"
+				    "    2 calls from\n"
+				    "      libc.so.6+0x108e07 eventfd\n"
+				    "      app+0x116b\n"
+				    "  read EINVAL [fd pipe]: 4 calls, 1 stack\n"
+				    "    4 calls from\n"
+				    "      libc.so.6+0x108e07 eventfd\n"));
+	free(out);
+	fp__free(fp);
+}
+
 static char *render_text(struct footprint *fp, const struct text_opts *o)
 {
 	char *buf = NULL;
@@ -958,6 +1000,7 @@ int main(void)
 	    cmocka_unit_test(test_incomplete_every_format),
 	    cmocka_unit_test(test_text_seccomp_kills),
 	    cmocka_unit_test(test_text_kernel_functions),
+	    cmocka_unit_test(test_text_call_sites),
 	    cmocka_unit_test(test_text_class_order),
 	    cmocka_unit_test(test_text_sort),
 	    cmocka_unit_test(test_text_no_time),
