@@ -249,10 +249,6 @@ static void test_real(void **state)
 	unsigned char *b, *v, *out;
 
 	(void)state;
-	if (!bz || !vm || !*bz || !*vm) {
-		skip();
-		return;
-	}
 	b = read_all(bz, &blen);
 	v = read_all(vm, &vlen);
 	out = kfq_bzimage_vmlinux(bz, b, blen, &out_len);
@@ -273,5 +269,18 @@ int main(void)
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_real),
 	};
+	const char *bz = getenv("KF_BZIMAGE"), *vm = getenv("KF_VMLINUX");
+	/* cmocka's TAP output reports skip() without a reason: the real kernel's case is said skipped here */
+	if (!bz || !vm || !*bz || !*vm) {
+		const struct CMUnitTest without_real[] = {
+		    cmocka_unit_test(test_round_trip),
+		    cmocka_unit_test(test_truncated),
+		    cmocka_unit_test(test_bad),
+		};
+		int rc = cmocka_run_group_tests(without_real, NULL, NULL);
+		printf("ok - test_real # SKIP KF_BZIMAGE and KF_VMLINUX are not set (tests/integration/qemu_bzimage.sh "
+		       "sets them)\n");
+		return rc;
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
