@@ -409,7 +409,6 @@ static void write_json(json_writer_t *w, const struct footprint *fp)
 	free(v);
 }
 
-/* Inventory's view: each function where the annotate stage placed it; a sampled set is not every function. */
 /* The kind's parts in the stages above the model (declared there; an incomplete type is all a row needs). */
 extern const struct trace_recorder trace_recorder_kfuncs; /* trace/kfuncs.c */
 extern const struct kind_annotator kfmap_annotator;	  /* kmap/kfmap.c */
