@@ -127,6 +127,9 @@ void kmap_json_option(json_writer_t *w, const struct kmap_opt *o, const char *ab
 void kmap_json_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_row *r);
 /* A MAINTAINERS section as an object: name, status, maintainers (M:), reviewers (R:), lists (L:). */
 void kmap_json_section(json_writer_t *w, const struct kt_section *s);
+/* "get_maintainer": the people of those sections as get_maintainer.pl names them (kmaint.h). */
+struct kt_section_match;
+void kmap_json_people(json_writer_t *w, const struct kt_section_match *m, size_t n);
 /* A refinement's row of `map -F json`'s "reached", and the "kernel" object of a footprint's refinement. */
 void kmap_json_reach(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);
 void kmap_json_reach_kernel(json_writer_t *w, const struct fp_kernel_map *m, const struct kmap_reach *r);

@@ -24,21 +24,26 @@ static void where(json_writer_t *w, const char *name, const char *file, int line
 
 /* The tree's chain of a row (or of a refinement's target), the members of its "kernel" object. */
 /* Who to ask about the chain's file: get_maintainer.pl's lines, and the sections they come from. */
-static void people(json_writer_t *w, const struct kt_syscall *k)
+void kmap_json_people(json_writer_t *w, const struct kt_section_match *m, size_t n)
 {
 	struct kmap_person *p = NULL;
-	size_t n = kmap_maintainers(k->sections, k->nsections, &p);
+	size_t np = kmap_maintainers(m, n, &p);
 
 	jsonw_name(w, "get_maintainer");
 	jsonw_start_array(w);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < np; i++) {
 		jsonw_start_object(w);
 		jsonw_string_field(w, "who", p[i].who);
 		jsonw_string_field(w, "role", p[i].role);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
-	kmap_maintainers_free(p, n);
+	kmap_maintainers_free(p, np);
+}
+
+static void people(json_writer_t *w, const struct kt_syscall *k)
+{
+	kmap_json_people(w, k->sections, k->nsections);
 	jsonw_name(w, "sections");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < k->nsections; i++)

@@ -17,25 +17,13 @@ static void who_to_ask(json_writer_t *w, const struct fp_kernel_map *m)
 	jsonw_name(w, "who_to_ask");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < n; i++) {
-		struct kmap_person *p = NULL;
-		size_t np = kmap_maintainers(v[i].section, 1, &p);
-
 		jsonw_start_object(w);
 		jsonw_string_field(w, "section", v[i].section->section->name);
 		jsonw_string_field(w, "status", v[i].section->section->status);
 		jsonw_u64_field(w, "items", v[i].items);
 		jsonw_strings_field(w, "configs", v[i].opts, v[i].nopts);
-		jsonw_name(w, "get_maintainer");
-		jsonw_start_array(w);
-		for (size_t j = 0; j < np; j++) {
-			jsonw_start_object(w);
-			jsonw_string_field(w, "who", p[j].who);
-			jsonw_string_field(w, "role", p[j].role);
-			jsonw_end_object(w);
-		}
-		jsonw_end_array(w);
+		kmap_json_people(w, v[i].section, 1);
 		jsonw_end_object(w);
-		kmap_maintainers_free(p, np);
 	}
 	jsonw_end_array(w);
 	kmap_who_to_ask_free(v, n);
