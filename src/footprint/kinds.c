@@ -4,8 +4,9 @@
 
 #include "footprint/csite.h"
 #include "footprint/kfunc.h"
+#include "footprint/kline.h"
 
-const struct fp_kind *const fp_kinds[] = {&fp_kind_kfuncs, &fp_kind_csites, NULL};
+const struct fp_kind *const fp_kinds[] = {&fp_kind_kfuncs, &fp_kind_csites, &fp_kind_klines, NULL};
 
 void **fp_kind_slot(struct footprint *fp, const struct fp_kind *k)
 {
