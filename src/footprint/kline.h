@@ -9,9 +9,10 @@
  *         that mean executions (hits say how many task areas held the PC);
  *   gcov: execution counts of every line, of the whole guest between a reset and a read (whole_guest).
  *
- * Two stages fill it. The recorder (trace/, in the guest) adds the tasks and their PCs, as addresses of the
- * vmlinux (the runtime PC less text_offset, KASLR undone). Symbolization (kdwarf/) turns PCs into lines through
- * the vmlinux's DWARF, and gcov's reader adds lines with counts directly. Lines are kept sorted by (file, line):
+ * Two stages fill it. The recorder (trace/, in the guest) adds the tasks and their PCs as the running kernel gave
+ * them, with the runtime address of _text. Symbolization (kdwarf/) undoes KASLR (text_offset: runtime_text less
+ * the vmlinux's _text), checks the build id and turns PCs into lines through the vmlinux's DWARF; gcov's reader
+ * adds lines with counts directly. Lines are kept sorted by (file, line):
  * inlined code is counted at its own source lines, as the line table gives them.
  */
 #include "footprint/footprint.h"
@@ -31,7 +32,7 @@ struct fp_kline_task {
 	uint64_t lost; /* PCs its area could not hold (overflow): loss, also in fp_klines.lost */
 };
 
-/* A distinct PC, as an address of the vmlinux, with how many of the tasks' areas held it. */
+/* A distinct PC, as the running kernel gave it, with how many of the tasks' areas held it. */
 struct fp_kline_pc {
 	uint64_t pc;
 	uint64_t hits;
@@ -46,13 +47,14 @@ struct fp_kline_line {
 
 struct fp_klines {
 	enum fp_kline_method method;
-	bool whole_guest;     /* the counts are the whole system's, not only the workload's (gcov) */
-	char *kernel_release; /* uname -r of the measurement kernel; owned, or NULL */
-	char *build_id;	      /* the GNU build id of the running kernel (/sys/kernel/notes), hex; owned, or NULL */
-	uint64_t text_offset; /* the runtime _text less the vmlinux's (0 with nokaslr) */
-	char *why_not;	      /* set when lines were asked for and could not be recorded: one line; owned */
-	uint64_t lost;	      /* PCs lost to overflowed areas, over every task */
-	char *vmlinux;	      /* the vmlinux the lines were symbolized with; owned, NULL before */
+	bool whole_guest;      /* the counts are the whole system's, not only the workload's (gcov) */
+	char *kernel_release;  /* uname -r of the measurement kernel; owned, or NULL */
+	char *build_id;	       /* the GNU build id of the running kernel (/sys/kernel/notes), hex; owned, or NULL */
+	uint64_t runtime_text; /* _text of the running kernel (/proc/kallsyms), 0 when not known */
+	uint64_t text_offset;  /* runtime_text less the vmlinux's _text, set by symbolization (0 with nokaslr) */
+	char *why_not;	       /* set when lines were asked for and could not be recorded: one line; owned */
+	uint64_t lost;	       /* PCs lost to overflowed areas, over every task */
+	char *vmlinux;	       /* the vmlinux the lines were symbolized with; owned, NULL before */
 	uint32_t ntasks;
 	struct fp_kline_task *tasks; /* in the order they were added */
 	uint32_t npcs;
@@ -73,7 +75,7 @@ struct fp_klines *fp__klines(struct footprint *fp, enum fp_kline_method m);
 /* A new task row (comm may be NULL); the pointer is valid until the next fp__kline_task(). */
 struct fp_kline_task *fp__kline_task(struct fp_klines *k, pid_t tid, pid_t tgid, const char *comm);
 /*
- * The PCs of one task's area (n of them, vmlinux addresses, in any order, repeats allowed): each distinct PC of
+ * The PCs of one task's area (n of them, runtime addresses, in any order, repeats allowed): each distinct PC of
  * them adds 1 to its hits. O(n log n + npcs).
  */
 void fp_kline_add_pcs(struct fp_klines *k, const uint64_t *pcs, size_t n);
