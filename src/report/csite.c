@@ -218,7 +218,8 @@ static void map_text(const struct fp_kernel_map *m, FILE *out)
 		return;
 	for (size_t i = 0; i < m->nopts; i++)
 		nopts += opt_has_sites(c, &m->opts[i]);
-	strbuf_addf(&sb, "\ncall sites of %zu %s: OPTION <- what needed it <- the calls' stacks, innermost frame first\n",
+	strbuf_addf(&sb,
+		    "\ncall sites of %zu %s: OPTION <- what needed it <- the calls' stacks, innermost frame first\n",
 		    nopts, nopts == 1 ? "option" : "options");
 	if (c->why_not && !c->nkeys) {
 		strbuf_addstr(&sb, "  not recorded: ");

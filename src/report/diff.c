@@ -151,14 +151,56 @@ static void collect_csites(const struct footprint *fp, struct diff_list *out)
 	strbuf_release(&sb);
 }
 
-static const struct diff_kind kind_syscall = {"syscall", "syscalls", "calls", true, true, collect_syscalls, NULL};
-static const struct diff_kind kind_errno = {"errno", "errnos", "errors", false, true, collect_errnos, NULL};
-static const struct diff_kind kind_option = {"option", "kernel options", "syscalls", true, false, collect_options, NULL};
-static const struct diff_kind kind_process = {"process", "processes", "processes", false, false, collect_processes, NULL};
-static const struct diff_kind kind_csite_key = {"call_site_key", "call-site keys (syscall, errno, what it reached)",
-						"calls", false, false, collect_csite_keys, has_csites};
-static const struct diff_kind kind_csite = {"call_site", "call sites (key: stack, innermost frame first)", "calls",
-					    false, false, collect_csites, has_csites};
+static const struct diff_kind kind_syscall = {
+    .name = "syscall",
+    .title = "syscalls",
+    .unit = "calls",
+    .need = true,
+    .count_need = true,
+    .collect = collect_syscalls,
+};
+static const struct diff_kind kind_errno = {
+    .name = "errno",
+    .title = "errnos",
+    .unit = "errors",
+    .need = false,
+    .count_need = true,
+    .collect = collect_errnos,
+};
+static const struct diff_kind kind_option = {
+    .name = "option",
+    .title = "kernel options",
+    .unit = "syscalls",
+    .need = true,
+    .count_need = false,
+    .collect = collect_options,
+};
+static const struct diff_kind kind_process = {
+    .name = "process",
+    .title = "processes",
+    .unit = "processes",
+    .need = false,
+    .count_need = false,
+    .collect = collect_processes,
+};
+static const struct diff_kind kind_csite_key = {
+    .name = "call_site_key",
+    .title = "call-site keys (syscall, errno, what it reached)",
+    .unit = "calls",
+    .need = false,
+    .count_need = false,
+    .collect = collect_csite_keys,
+    .present = has_csites,
+};
+static const struct diff_kind kind_csite = {
+    .name = "call_site",
+    .title = "call sites (key: stack, innermost frame first)",
+    .unit = "calls",
+    .need = false,
+    .count_need = false,
+    .collect = collect_csites,
+    .present = has_csites,
+};
 
 const struct diff_kind *const diff_kinds[] = {
     &kind_syscall, &kind_errno, &kind_option, &kind_process, &kind_csite_key, &kind_csite, NULL,

@@ -130,11 +130,12 @@ void html_csites(struct strbuf *sb, const struct footprint *fp, const struct kma
 	if (!c)
 		return;
 	nmaps = html_maps(fp, view, &maps);
-	strbuf_addf(sb,
-		    "<section id=\"call-sites\"><h2>Who made the calls</h2>\n<p class=\"note\">Each option, what needed "
-		    "it, the calls' user-space stacks from the innermost frame out (record --call-sites, %u frames; "
-		    "the number is the calls through a frame)%s.</p>\n",
-		    c->depth, c->exhaustive ? "" : "; not every merged source recorded them");
+	strbuf_addf(
+	    sb,
+	    "<section id=\"call-sites\"><h2>Who made the calls</h2>\n<p class=\"note\">Each option, what needed "
+	    "it, the calls' user-space stacks from the innermost frame out (record --call-sites, %u frames; "
+	    "the number is the calls through a frame)%s.</p>\n",
+	    c->depth, c->exhaustive ? "" : "; not every merged source recorded them");
 	if (c->why_not && !c->nkeys) {
 		strbuf_addstr(sb, "<p>not recorded: ");
 		html_esc(sb, c->why_not);
