@@ -4,13 +4,16 @@
  * Docker read): deny by default with an errno, allow what the workload was seen calling.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "abi/abi.h"
 #include "abi/syscalls.h"
 #include "cmd/cmd.h"
+#include "footprint/csite.h"
 #include "footprint/footprint.h"
+#include "report/csite.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_writer.h"
@@ -111,6 +114,7 @@ struct profile {
 	struct name_set allow;
 	struct name_set enosys; /* probes: every call failed with ENOSYS, none allowed by another ABI */
 	int default_errno;
+	const struct fp_csites *csites; /* record --call-sites: a rule of its own, with a comment, per call sited */
 };
 
 /* A call is a probe when it only ever failed, and only with ENOSYS: the workload already copes with that. */
@@ -205,7 +209,7 @@ out:
 	return ret;
 }
 
-static void write_rule(json_writer_t *w, const struct name_set *set, const char *action, int err)
+static void write_rule(json_writer_t *w, const struct name_set *set, const char *action, int err, const char *comment)
 {
 	jsonw_start_object(w);
 	jsonw_name(w, "names");
@@ -216,7 +220,60 @@ static void write_rule(json_writer_t *w, const struct name_set *set, const char 
 	jsonw_string_field(w, "action", action);
 	if (err)
 		jsonw_u64_field(w, "errnoRet", (uint64_t)err);
+	if (comment)
+		jsonw_string_field(w, "comment", comment);
 	jsonw_end_object(w);
+}
+
+#define SECCOMP_SITES  4 /* stacks named per rule */
+#define SECCOMP_FRAMES 3 /* frames of each: the wrapper, its caller and theirs */
+
+/* Whether the footprint's call sites have a stack of the call name (not a probe's). */
+static bool sited(const struct fp_csites *c, const char *name)
+{
+	for (uint32_t i = 0; c && i < c->nkeys; i++)
+		if (fp_csite_key_of(&c->keys[i], name) && !strcmp(c->keys[i].syscall, name) && c->keys[i].nstacks)
+			return true;
+	return false;
+}
+
+/*
+ * A rule allowing one call, with a "comment" naming its call sites, most calls first: runtime-spec has no field
+ * for it, but runc, crun and Docker's own profiles read past unknown members (Docker's default profile has
+ * "comment"s), and JSON has no comments of its own.
+ */
+static void write_sited_rule(json_writer_t *w, const struct fp_csites *c, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned shown = 0;
+
+	strbuf_addf(&sb, "%s from ", name);
+	for (uint32_t i = 0; i < c->nkeys && shown < SECCOMP_SITES; i++) {
+		const struct fp_csite_key *k = &c->keys[i];
+		const struct fp_csite_stack **v;
+		uint32_t n;
+
+		if (strcmp(k->syscall, name) || !fp_csite_key_of(k, name))
+			continue;
+		v = csite_top(k, &n);
+		for (uint32_t j = 0; j < n && shown < SECCOMP_SITES; j++, shown++) {
+			if (shown)
+				strbuf_addstr(&sb, "; ");
+			csite_stack_line(&sb, v[j], SECCOMP_FRAMES);
+			strbuf_addf(&sb, " (%" PRIu64 " %s%s%s)", v[j]->calls, v[j]->calls == 1 ? "call" : "calls",
+				    k->err ? " failing with " : "", k->err ? fp_errno_name(k->err) : "");
+		}
+		free(v);
+	}
+	jsonw_start_object(w);
+	jsonw_name(w, "names");
+	jsonw_start_array_inline(w);
+	jsonw_string(w, name);
+	jsonw_end_array(w);
+	jsonw_string_field(w, "action", "SCMP_ACT_ALLOW");
+	jsonw_string_field(w, "comment", sb.buf);
+	jsonw_end_object(w);
+	strbuf_release(&sb);
 }
 
 static int write_profile(FILE *out, const void *ctx)
@@ -234,11 +291,27 @@ static int write_profile(FILE *out, const void *ctx)
 	jsonw_end_array(w);
 	jsonw_name(w, "syscalls");
 	jsonw_start_array(w);
-	if (p->allow.n)
-		write_rule(w, &p->allow, "SCMP_ACT_ALLOW", 0);
+	if (p->csites) {
+		struct name_set rest = {0};
+
+		for (size_t i = 0; i < p->allow.n; i++)
+			if (!sited(p->csites, p->allow.names[i]))
+				name_set_add(&rest, p->allow.names[i]);
+		if (rest.n)
+			write_rule(w, &rest, "SCMP_ACT_ALLOW", 0,
+				   "no call site recorded: runc's init's own calls, calls that never return, or whose "
+				   "stack could not be read");
+		free(rest.names);
+		for (size_t i = 0; i < p->allow.n; i++)
+			if (sited(p->csites, p->allow.names[i]))
+				write_sited_rule(w, p->csites, p->allow.names[i]);
+	} else if (p->allow.n) {
+		write_rule(w, &p->allow, "SCMP_ACT_ALLOW", 0, NULL);
+	}
 	/* with ENOSYS as the default they are denied alike; with EPERM they must still fail the way they did */
 	if (p->enosys.n && p->default_errno != ENOSYS)
-		write_rule(w, &p->enosys, "SCMP_ACT_ERRNO", ENOSYS);
+		write_rule(w, &p->enosys, "SCMP_ACT_ERRNO", ENOSYS,
+			   p->csites ? "probes: every call failed with ENOSYS, and the workload coped" : NULL);
 	jsonw_end_array(w);
 	jsonw_end_object(w);
 	return jsonw_finish(&w);
@@ -287,6 +360,7 @@ static int cmd_seccomp(int argc, char **argv)
 	fp = fp__load(o.input);
 	if (!fp || build(fp, o.input, !o.no_runtime, &p) < 0)
 		goto out;
+	p.csites = fp_csites_of(fp);
 	if (!fp->complete)
 		warning("'%s': the footprint is incomplete (%s): the profile may lack calls", o.input,
 			fp->incomplete_why ? fp->incomplete_why : "unknown why");

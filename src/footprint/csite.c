@@ -4,6 +4,7 @@
  * makes tens of distinct keys, each with its bounded, sorted list of stacks. Then its kfootprint/1 member,
  * "call_sites", written and read (footprint_json_read.h), its merge, and the kind's row.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,23 @@ int fp_csite_stack_cmp(const struct fp_csite_stack *a, const struct fp_csite_sta
 			return a->frames[i].offset < b->frames[i].offset ? -1 : 1;
 	}
 	return (a->nframes > b->nframes) - (a->nframes < b->nframes);
+}
+
+bool fp_csite_key_of(const struct fp_csite_key *k, const char *needer)
+{
+	size_t n = strlen(needer);
+
+	if (!strcmp(k->syscall, needer))
+		return k->err != ENOSYS;
+	/* the key's "kind value[, kind value]": a value with ", " in it would be cut, as ptrace_reach.c joins them */
+	for (const char *p = k->reached; p && *p;) {
+		if (!strncmp(p, needer, n) && (!p[n] || !strncmp(p + n, ", ", 2)))
+			return true;
+		p = strstr(p, ", ");
+		if (p)
+			p += 2;
+	}
+	return false;
 }
 
 static void stack_release(struct fp_csite_stack *s)
@@ -225,6 +243,35 @@ static void write_frame(json_writer_t *w, const struct fp_csite_frame *f)
 	jsonw_end_object(w);
 }
 
+void fp_csite_json_key(json_writer_t *w, const struct fp_csite_key *k)
+{
+	jsonw_start_object(w);
+	jsonw_string_field(w, "syscall", k->syscall);
+	if (k->err)
+		jsonw_string_field(w, "errno", fp_errno_name(k->err));
+	if (k->reached)
+		jsonw_string_field(w, "reached", k->reached);
+	jsonw_u64_field(w, "calls", k->calls);
+	if (k->other)
+		jsonw_u64_field(w, "other", k->other);
+	if (k->unwound_none)
+		jsonw_u64_field(w, "unwound_none", k->unwound_none);
+	jsonw_name(w, "stacks");
+	jsonw_start_array(w);
+	for (uint32_t j = 0; j < k->nstacks; j++) {
+		jsonw_start_object(w);
+		jsonw_u64_field(w, "calls", k->stacks[j].calls);
+		jsonw_name(w, "frames");
+		jsonw_start_array(w);
+		for (uint32_t f = 0; f < k->stacks[j].nframes; f++)
+			write_frame(w, &k->stacks[j].frames[f]);
+		jsonw_end_array(w);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+}
+
 static void write_json(json_writer_t *w, const struct footprint *fp)
 {
 	const struct fp_csites *c = fp_csites_of(fp);
@@ -239,35 +286,8 @@ static void write_json(json_writer_t *w, const struct footprint *fp)
 		jsonw_string_field(w, "why_not", c->why_not);
 	jsonw_name(w, "keys");
 	jsonw_start_array(w);
-	for (uint32_t i = 0; i < c->nkeys; i++) {
-		const struct fp_csite_key *k = &c->keys[i];
-
-		jsonw_start_object(w);
-		jsonw_string_field(w, "syscall", k->syscall);
-		if (k->err)
-			jsonw_string_field(w, "errno", fp_errno_name(k->err));
-		if (k->reached)
-			jsonw_string_field(w, "reached", k->reached);
-		jsonw_u64_field(w, "calls", k->calls);
-		if (k->other)
-			jsonw_u64_field(w, "other", k->other);
-		if (k->unwound_none)
-			jsonw_u64_field(w, "unwound_none", k->unwound_none);
-		jsonw_name(w, "stacks");
-		jsonw_start_array(w);
-		for (uint32_t j = 0; j < k->nstacks; j++) {
-			jsonw_start_object(w);
-			jsonw_u64_field(w, "calls", k->stacks[j].calls);
-			jsonw_name(w, "frames");
-			jsonw_start_array(w);
-			for (uint32_t f = 0; f < k->stacks[j].nframes; f++)
-				write_frame(w, &k->stacks[j].frames[f]);
-			jsonw_end_array(w);
-			jsonw_end_object(w);
-		}
-		jsonw_end_array(w);
-		jsonw_end_object(w);
-	}
+	for (uint32_t i = 0; i < c->nkeys; i++)
+		fp_csite_json_key(w, &c->keys[i]);
 	jsonw_end_array(w);
 	jsonw_end_object(w);
 }
@@ -510,6 +530,7 @@ static int read_json(struct loader *ld)
 
 /* The kind's parts in the stages above the model (declared there; an incomplete type is all a row needs). */
 extern const struct trace_recorder trace_recorder_csites; /* trace/csite.c */
+extern const struct kind_annotator csmap_annotator;	  /* kmap/csmap.c */
 extern const struct kind_report csites_report;		  /* report/csite.c */
 
 const struct fp_kind fp_kind_csites = {
@@ -519,5 +540,6 @@ const struct fp_kind fp_kind_csites = {
     .write_json = write_json,
     .read_json = read_json,
     .recorder = &trace_recorder_csites,
+    .annotator = &csmap_annotator,
     .report = &csites_report,
 };

@@ -71,5 +71,12 @@ void fp_csite_add(struct fp_csite_key *k, const struct fp_csite_frame *frames, u
 /* Orders stacks by their frames' module and offset (a prefix first): the order of what is kept. */
 int fp_csite_stack_cmp(const struct fp_csite_stack *a, const struct fp_csite_stack *b);
 void fp_csites_free(struct fp_csites *c);
+/* A key as the member "call_sites" writes it (docs/footprint-format.md), for the renderers that repeat keys. */
+void fp_csite_json_key(json_writer_t *w, const struct fp_csite_key *k);
+/*
+ * Whether key k holds calls that `needer` names: a syscall ("eventfd2", any errno but ENOSYS: the probes do not
+ * need it), or what calls reached as a mapping labels it ("fd anon:[eventfd]"), one of the key's "kind value".
+ */
+bool fp_csite_key_of(const struct fp_csite_key *k, const char *needer);
 
 #endif

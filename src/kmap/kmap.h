@@ -11,6 +11,7 @@
 #include "kmap/kfmap.h"
 
 struct kneeds;
+struct fp_csites;
 
 /*
  * A mapping: the syscalls of a footprint (or named ones) joined with what a kernel tree says about them
@@ -84,6 +85,7 @@ struct fp_kernel_map {
 	size_t nreach;
 	const struct kfmap *kf;	 /* the footprint's kernel functions, when it has and they were mapped; else NULL */
 	const char *recorded_on; /* the footprint's host_kernel (uname -r where it was recorded), or NULL */
+	const struct fp_csites *csites; /* the footprint's call sites (record --call-sites), or NULL */
 	struct kneeds *needs;	 /* the options it needs, as data (kneeds.h): made again whenever the above change */
 };
 

@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "footprint/csite.h"
+#include "report/csite.h"
 #include "report/kind_report.h"
 #include "report/report_util.h"
 #include "report/text_internal.h"
 #include "util/xalloc.h"
 
-#define CSITE_TOP 4 /* stacks shown per key */
+#define CSITE_TOP	  4 /* stacks shown per key */
+#define CSITE_LINE_FRAMES 6 /* frames of a stack on one line (map, seccomp): the innermost, where the reason is */
 
 static int cmp_calls(const void *a, const void *b)
 {
@@ -127,6 +129,165 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 			add_key(sb, &c->keys[i]);
 }
 
+void csite_frame_short(struct strbuf *sb, const struct fp_csite_frame *f)
+{
+	const char *base = strrchr(f->module, '/');
+
+	rpt_add_display(sb, base && base[1] ? base + 1 : f->module);
+	if (f->function) {
+		strbuf_addch(sb, ' ');
+		rpt_add_display(sb, f->function);
+	} else {
+		strbuf_addf(sb, "+0x%" PRIx64, f->offset);
+	}
+}
+
+void csite_stack_line(struct strbuf *sb, const struct fp_csite_stack *s, uint32_t max)
+{
+	for (uint32_t f = 0; f < s->nframes && f < max; f++) {
+		if (f)
+			strbuf_addstr(sb, " <- ");
+		csite_frame_short(sb, &s->frames[f]);
+	}
+	if (s->nframes > max)
+		strbuf_addstr(sb, " <- ...");
+}
+
+const struct fp_csite_stack **csite_top(const struct fp_csite_key *k, uint32_t *n)
+{
+	const struct fp_csite_stack **v = xcalloc(k->nstacks + 1, sizeof(*v));
+
+	for (uint32_t i = 0; i < k->nstacks; i++)
+		v[i] = &k->stacks[i];
+	qsort(v, k->nstacks, sizeof(*v), cmp_calls);
+	*n = k->nstacks < CSITE_TOP ? k->nstacks : CSITE_TOP;
+	return v;
+}
+
+/* Whether any key holds calls of the option's needers. */
+static bool opt_has_sites(const struct fp_csites *c, const struct kmap_opt *o)
+{
+	for (size_t j = 0; j < o->nneeded; j++)
+		for (uint32_t i = 0; i < c->nkeys; i++)
+			if (fp_csite_key_of(&c->keys[i], o->needed_by[j]))
+				return true;
+	return false;
+}
+
+static void map_text_key(struct strbuf *sb, const char *opt, const char *by, const struct fp_csite_key *k)
+{
+	const struct fp_csite_stack **v;
+	uint32_t n;
+
+	strbuf_addf(sb, "  %s <- %s", opt, by);
+	if (strcmp(by, k->syscall))
+		strbuf_addf(sb, " <- %s", k->syscall);
+	if (k->err)
+		strbuf_addf(sb, " %s", fp_errno_name(k->err));
+	if (k->reached && !strcmp(by, k->syscall)) {
+		strbuf_addstr(sb, " [");
+		rpt_add_display(sb, k->reached);
+		strbuf_addch(sb, ']');
+	}
+	strbuf_addf(sb, ": %" PRIu64 " %s", k->calls, text_plural(k->calls, "call", "calls"));
+	if (k->unwound_none)
+		strbuf_addf(sb, ", %" PRIu64 " without a stack", k->unwound_none);
+	if (k->nstacks > CSITE_TOP)
+		strbuf_addf(sb, ", the top %d of %u stacks", CSITE_TOP, k->nstacks);
+	strbuf_addch(sb, '\n');
+	v = csite_top(k, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		strbuf_addf(sb, "    %" PRIu64 " <- ", v[i]->calls);
+		csite_stack_line(sb, v[i], CSITE_LINE_FRAMES);
+		strbuf_addch(sb, '\n');
+	}
+	free(v);
+}
+
+/*
+ * map -F text: for each option needed, the call sites that needed it: the option, what needed it (a syscall, or
+ * what calls reached), the key's syscall and errno, then its stacks, most calls first.
+ */
+static void map_text(const struct fp_kernel_map *m, FILE *out)
+{
+	const struct fp_csites *c = m->csites;
+	struct strbuf sb = STRBUF_INIT;
+	size_t nopts = 0;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < m->nopts; i++)
+		nopts += opt_has_sites(c, &m->opts[i]);
+	strbuf_addf(&sb,
+		    "\ncall sites of %zu %s: OPTION <- what needed it <- the calls' stacks, innermost frame first\n",
+		    nopts, nopts == 1 ? "option" : "options");
+	if (c->why_not && !c->nkeys) {
+		strbuf_addstr(&sb, "  not recorded: ");
+		rpt_add_display(&sb, c->why_not);
+		strbuf_addch(&sb, '\n');
+	}
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+
+		for (size_t j = 0; j < o->nneeded; j++)
+			for (uint32_t k = 0; k < c->nkeys; k++)
+				if (fp_csite_key_of(&c->keys[k], o->needed_by[j]))
+					map_text_key(&sb, o->name, o->needed_by[j], &c->keys[k]);
+	}
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
+/* map -F json's "call_sites": per option needed, per needer, its keys as the footprint's member has them. */
+static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
+{
+	const struct fp_csites *c = m->csites;
+
+	if (!c)
+		return;
+	jsonw_name(w, "call_sites");
+	jsonw_start_object(w);
+	jsonw_u64_field(w, "depth", c->depth);
+	jsonw_bool_field(w, "exhaustive", c->exhaustive);
+	if (c->why_not)
+		jsonw_string_field(w, "why_not", c->why_not);
+	jsonw_name(w, "options");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+
+		if (!opt_has_sites(c, o))
+			continue;
+		jsonw_start_object(w);
+		jsonw_string_field(w, "option", o->name);
+		jsonw_name(w, "needed_by");
+		jsonw_start_array(w);
+		for (size_t j = 0; j < o->nneeded; j++) {
+			bool any = false;
+
+			for (uint32_t k = 0; k < c->nkeys && !any; k++)
+				any = fp_csite_key_of(&c->keys[k], o->needed_by[j]);
+			if (!any)
+				continue;
+			jsonw_start_object(w);
+			jsonw_string_field(w, "by", o->needed_by[j]);
+			jsonw_name(w, "keys");
+			jsonw_start_array(w);
+			for (uint32_t k = 0; k < c->nkeys; k++)
+				if (fp_csite_key_of(&c->keys[k], o->needed_by[j]))
+					fp_csite_json_key(w, &c->keys[k]);
+			jsonw_end_array(w);
+			jsonw_end_object(w);
+		}
+		jsonw_end_array(w);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+}
+
 const struct kind_report csites_report = {
     .text = text_section,
+    .map_text = map_text,
+    .map_json = map_json,
 };

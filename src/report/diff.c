@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "footprint/csite.h"
 #include "kmap/annotate.h"
 #include "kmap/kneeds.h"
+#include "report/csite.h"
 #include "report/report_util.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -101,13 +103,107 @@ static void collect_processes(const struct footprint *fp, struct diff_list *out)
 	free(parents);
 }
 
-static const struct diff_kind kind_syscall = {"syscall", "syscalls", "calls", true, true, collect_syscalls};
-static const struct diff_kind kind_errno = {"errno", "errnos", "errors", false, true, collect_errnos};
-static const struct diff_kind kind_option = {"option", "kernel options", "syscalls", true, false, collect_options};
-static const struct diff_kind kind_process = {"process", "processes", "processes", false, false, collect_processes};
+/* A call-site key as one string: "eventfd2 EINVAL [fd pipe]". */
+static void add_csite_key(struct strbuf *sb, const struct fp_csite_key *k)
+{
+	strbuf_addstr(sb, k->syscall);
+	if (k->err)
+		strbuf_addf(sb, " %s", fp_errno_name(k->err));
+	if (k->reached)
+		strbuf_addf(sb, " [%s]", k->reached);
+}
+
+static bool has_csites(const struct footprint *fp)
+{
+	return fp_csites_of(fp) != NULL;
+}
+
+static void collect_csite_keys(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_csites *c = fp_csites_of(fp);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; c && i < c->nkeys; i++) {
+		strbuf_reset(&sb);
+		add_csite_key(&sb, &c->keys[i]);
+		diff_list_add(out, sb.buf, NULL, c->keys[i].calls);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * A stack by its frames' modules' file names and functions (offsets only where no symbol covers a frame): the same
+ * call site of a rebuilt binary compares equal when it keeps its symbols.
+ */
+static void collect_csites(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_csites *c = fp_csites_of(fp);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; c && i < c->nkeys; i++)
+		for (uint32_t j = 0; j < c->keys[i].nstacks; j++) {
+			strbuf_reset(&sb);
+			add_csite_key(&sb, &c->keys[i]);
+			strbuf_addstr(&sb, ": ");
+			csite_stack_line(&sb, &c->keys[i].stacks[j], FP_CSITE_DEPTH_MAX);
+			diff_list_add(out, sb.buf, NULL, c->keys[i].stacks[j].calls);
+		}
+	strbuf_release(&sb);
+}
+
+static const struct diff_kind kind_syscall = {
+    .name = "syscall",
+    .title = "syscalls",
+    .unit = "calls",
+    .need = true,
+    .count_need = true,
+    .collect = collect_syscalls,
+};
+static const struct diff_kind kind_errno = {
+    .name = "errno",
+    .title = "errnos",
+    .unit = "errors",
+    .need = false,
+    .count_need = true,
+    .collect = collect_errnos,
+};
+static const struct diff_kind kind_option = {
+    .name = "option",
+    .title = "kernel options",
+    .unit = "syscalls",
+    .need = true,
+    .count_need = false,
+    .collect = collect_options,
+};
+static const struct diff_kind kind_process = {
+    .name = "process",
+    .title = "processes",
+    .unit = "processes",
+    .need = false,
+    .count_need = false,
+    .collect = collect_processes,
+};
+static const struct diff_kind kind_csite_key = {
+    .name = "call_site_key",
+    .title = "call-site keys (syscall, errno, what it reached)",
+    .unit = "calls",
+    .need = false,
+    .count_need = false,
+    .collect = collect_csite_keys,
+    .present = has_csites,
+};
+static const struct diff_kind kind_csite = {
+    .name = "call_site",
+    .title = "call sites (key: stack, innermost frame first)",
+    .unit = "calls",
+    .need = false,
+    .count_need = false,
+    .collect = collect_csites,
+    .present = has_csites,
+};
 
 const struct diff_kind *const diff_kinds[] = {
-    &kind_syscall, &kind_errno, &kind_option, &kind_process, NULL,
+    &kind_syscall, &kind_errno, &kind_option, &kind_process, &kind_csite_key, &kind_csite, NULL,
 };
 
 /* --- the comparison ----------------------------------------------------------------------------------- */
@@ -190,6 +286,8 @@ static void compare_kind(struct diff *d, size_t *cap, const struct diff_kind *k,
 	struct diff_list a = {0}, b = {0};
 	size_t i = 0, j = 0;
 
+	if (k->present && (!k->present(old) || !k->present(new)))
+		return;
 	k->collect(old, &a);
 	k->collect(new, &b);
 	list_normalize(&a);

@@ -33,6 +33,8 @@ struct diff_kind {
 	bool count_need;   /* an increase beyond the fail ratio is a need */
 	/* Adds the items of one side: diff_list_add() for each; the same key twice is summed. */
 	void (*collect)(const struct footprint *fp, struct diff_list *out);
+	/* NULL: every footprint has the kind; else whether fp has it: a side without it compares nothing. */
+	bool (*present)(const struct footprint *fp);
 };
 
 /* A key (and ABI, or NULL) with count n; key is copied. */

@@ -41,6 +41,7 @@ static const char css[] =
     "rect.bar{fill-opacity:.8;stroke:#fff;stroke-width:.6}.calls{fill:#4a78c2}.time{fill:#e09a3a}.wait{fill:#b8b8b8}."
     "run{fill:#7aa874}.live{fill:#c9a13a}"
     ".sig{fill:#c2574a}.k-run{background:#7aa874}.k-sig{background:#c2574a}.k-live{background:#c9a13a}"
+    "ul.cs{margin:0;padding-left:1.2em;list-style:'\\2190  '}#cs-options{list-style:none;padding-left:0}"
     ".lane{fill:#f6f6f6}.lane2{fill:#fff}#timeline-box{max-height:640px;overflow-y:auto}";
 
 /* Sorts a table by the clicked column: numeric by data-v when the cells have it, else by text. */
@@ -286,6 +287,7 @@ static int render_opts(const struct footprint *fp, const struct text_opts *o, FI
 	/* the answer first (issue 23): what the kernel must have, then the charts, then the detail */
 	summary(&sb, fp, view);
 	html_answer(&sb, fp, view);
+	html_csites(&sb, fp, view);
 	ret = rpt_flush(&sb, out);
 	if (!ret) {
 		html_class_charts(&sb, fp);

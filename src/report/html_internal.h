@@ -38,6 +38,9 @@ void html_answer(struct strbuf *sb, const struct footprint *fp, const struct kma
 /* Each syscall's source file, section, running status and options: the detail behind the answer. */
 void html_sources(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
 
+/* Per option needed, the tree of its call sites (record --call-sites): what needed it, the keys, their frames. */
+void html_csites(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
+
 /* Calls per subsystem class, then time per class apart from the time spent waiting (poll, accept, wait4...). */
 void html_class_charts(struct strbuf *sb, const struct footprint *fp);
 /*

@@ -13,6 +13,7 @@
  * function and line are looked up once per stack a key keeps, not per call.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +58,43 @@ struct csr {
 	uint64_t calls, failed; /* -v's figures */
 };
 
+/*
+ * Debug information where libdw looks (beside the file, its .gnu_debuglink, /usr/lib/debug and its .build-id tree:
+ * Debian's -dbgsym packages), then in debuginfod's cache by build-id: libdw asks debuginfod only when
+ * DEBUGINFOD_URLS is set, and then over the network; a file a past session fetched is used without it.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+					      debuginfo_file_name);
+	const unsigned char *id;
+	const char *cache = getenv("DEBUGINFOD_CACHE_PATH"), *home = getenv("HOME");
+	char hex[2 * 64 + 1], *path;
+	GElf_Addr vaddr;
+	int n;
+
+	if (fd >= 0 || getenv("DEBUGINFOD_URLS"))
+		return fd;
+	n = dwfl_module_build_id(mod, &id, &vaddr);
+	if (n <= 0 || n > 64 || (!cache && !home))
+		return -1;
+	for (int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	path = cache ? xasprintf("%s/%s/debuginfo", cache, hex)
+		     : xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", home, hex);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = path; /* libdw frees it */
+	else
+		free(path);
+	return fd;
+}
+
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = find_debuginfo,
 };
 
 static void proc_drop(struct cs_proc *p)

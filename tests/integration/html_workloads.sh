@@ -94,3 +94,42 @@ for w in http tcp; do
 			not_ok "html workloads: $w $page: $(head -c 600 "$T/$w-$page.cdp")"
 	done
 done
+
+# record --call-sites: the page's call-site tree per option, in Chromium. The workload with known call sites
+# (tests/workloads/csite/): EVENTFD's tree holds eventfd2's two stacks under libc's eventfd (5 calls), the
+# library's function (3) with main under it, and the EINVAL key apart; it is a part of the page after the answer.
+if command -v gcc >/dev/null 2>&1 &&
+	gcc -O0 -g -fPIC -shared -o "$T/libkfcsite.so" "$KF_TOP/tests/workloads/csite/lib.c" &&
+	gcc -O0 -g -o "$T/csite" "$KF_TOP/tests/workloads/csite/main.c" -L"$T" -lkfcsite -Wl,-rpath,"$T"; then
+	"$KF" record -q -b ptrace --call-sites --map -o "$T/cs.json" -F html --report "$T/cs.html" -- "$T/csite"
+	eq "html workloads: record --call-sites --map -F html exits 0" 0 $?
+	timeout 120 python3 "$KF_TOP/tests/integration/html_cdp.py" "$CHROMIUM" "$T/cs.html" "$SHOTS/html-csites.png" \
+		"JSON.stringify((function () {
+  var li = document.querySelector('#cs-options li.opt[data-opt=EVENTFD]'), o = {};
+  if (!li) return o;
+  o.by = Array.prototype.map.call(li.querySelectorAll('li.by > code'), function (c) { return c.textContent; });
+  o.keys = Array.prototype.map.call(li.querySelectorAll('li.key > details > summary'), function (s) { return s.textContent; });
+  var top = li.querySelector('li.key ul.cs > li');
+  o.top = top ? [top.querySelector('.fr').textContent, +top.dataset.calls] : null;
+  o.next = Array.prototype.map.call(top ? top.querySelectorAll(':scope > ul.cs > li') : [], function (l) {
+    return [l.querySelector('.fr').textContent, +l.dataset.calls]; });
+  o.after_answer = document.getElementById('call-sites').getBoundingClientRect().top > document.getElementById('answer').getBoundingClientRect().top;
+  return o; })())" >"$T/cs.cdp" 2>&1
+	python3 - "$T/cs.cdp" <<'PY' || not_ok "html workloads: call sites: $(head -c 600 "$T/cs.cdp")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+o = json.loads(r["results"][0])
+checks = [
+    ("EVENTFD needed by eventfd2", o.get("by") == ["eventfd2"]),
+    ("its two keys, the EINVAL one apart", [k.split(" ")[0:2] for k in o.get("keys", [])] == [["eventfd2", "5"], ["eventfd2", "EINVAL"]]),
+    ("the innermost frame libc's eventfd, 5 calls", o.get("top", [""])[0].startswith("libc.so.6 ") and o.get("top", [0, 0])[1] == 5),
+    ("under it the library's function (3) and main (2)", sorted(o.get("next", [])) == [["csite main", 2], ["libkfcsite.so kf_csite_lib_eventfd", 3]]),
+    ("after the answer", o.get("after_answer") is True),
+    ("no errors on the page", not r["errors"]),
+]
+for name, good in checks:
+    print(("ok" if good else "not ok") + " html workloads: call sites: " + name)
+PY
+else
+	skip "html workloads: call sites" "no gcc, or the workload does not build"
+fi

@@ -81,3 +81,17 @@ if [ "$rc" -ne 0 ] && ! grep -q busybox "$T/bare.out"; then
 else
 	not_ok "--no-runtime under runc: status $rc, output: $(head -c 300 "$T/bare.out")"
 fi
+
+# With call sites (record --call-sites): a rule per call sited, its "comment" naming them; runc reads past the
+# member runtime-spec does not have, and the workload runs as with the one rule; the calls are the same.
+"$KF" record -b ptrace --call-sites -o "$T/cs.json" -- "$B/rootfs/bin/busybox" sh -c "$SCRIPT" >/dev/null 2>"$T/rec.err" ||
+	not_ok "record --call-sites: $(cat "$T/rec.err")"
+"$KF" seccomp -o "$T/prof-cs.json" "$T/cs.json"
+eq "call sites: the same calls allowed as without" \
+	"$(jget "$T/prof.json" "' '.join(sorted(n for r in d['syscalls'] if r['action'] == 'SCMP_ACT_ALLOW' for n in r['names']))")" \
+	"$(jget "$T/prof-cs.json" "' '.join(sorted(n for r in d['syscalls'] if r['action'] == 'SCMP_ACT_ALLOW' for n in r['names']))")"
+eq "call sites: newfstatat's rule names busybox's frames" "newfstatat from busybox" \
+	"$(jget "$T/prof-cs.json" "[r['comment'][:23] for r in d['syscalls'] if r['names'] == ['newfstatat']][0]")"
+eq "call sites: every rule has a comment" 0 "$(jget "$T/prof-cs.json" "sum('comment' not in r for r in d['syscalls'])")"
+run sited "$T/prof-cs.json"
+eq "runc with the commented profile: the workload succeeds" "0 $(stat -c %s "$BB")" "$rc $(head -n 1 "$T/sited.out")"
