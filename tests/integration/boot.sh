@@ -3,6 +3,7 @@
 # namespace (unshare -p, the kernel's own init semantics: it reaps orphans, a poweroff ends the namespace) with
 # /etc/inittab given by an overlay on /etc in a new mount namespace. The tree must be exactly rcS's: process
 # count, parentage, programs, exit codes; PID 1 stays busybox's init; a recorder that fails does not stop it.
+# kf-test: waits: 28 s wall, 7 CPU s in a measured make check (fresh clone, Debian 12, 2 CPUs)
 . "$(dirname "$0")/../lib.sh"
 
 out=$("$KF" boot 2>&1)

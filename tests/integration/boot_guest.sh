@@ -10,7 +10,7 @@
 #      getcpu before it execs busybox init: the footprint must hold that first call.
 #   B. a recorder that cannot run (kfootprint_backend= of no backend): init still runs as PID 1, the guest
 #      powers off normally.
-# kf-test: first: among the longest
+# kf-test: first 28: among the longest
 . "$(dirname "$0")/../lib.sh"
 
 guest_usable "boot_guest" || exit 0

@@ -8,7 +8,7 @@
 # generators with their exec names and parentage); the end reason names the target; the guest powers off
 # (kf-check.service, after the target, waits for the footprint, then `systemctl poweroff -f`).
 # One boot: ~35 s of wall time on the 2-vCPU VM at load 5.
-# kf-test: first: a systemd boot under TCG, among the longest
+# kf-test: first 36: a systemd boot under TCG, among the longest
 . "$(dirname "$0")/../lib.sh"
 
 guest_usable "boot_systemd" || exit 0

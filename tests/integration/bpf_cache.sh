@@ -7,6 +7,7 @@
 # process twice in a row counts what ptrace counts; nothing stays attached between runs.
 # Its runs use a cache of their own (KF_BPF_CACHE=NAME, this checkout's): another test's bpf runs beside it
 # neither attach that cache's programs (counted machine-wide below) nor hold its lock.
+# kf-test: waits: 31 s wall, 11 CPU s in a measured make check (fresh clone, Debian 12, 2 CPUs)
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_cache || exit 0

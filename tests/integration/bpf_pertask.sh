@@ -5,6 +5,7 @@
 # -d ends the recording, -p on a multi-threaded process and its detach, and threads ending while the recording
 # ends (each task's counts taken either by its exit or by kfootprint, never both, never neither). Counts from
 # wl_threads_live's source, the same in both bpf modes and as ptrace's.
+# kf-test: waits: 22 s wall, 3 CPU s in a measured make check (fresh clone, Debian 12, 2 CPUs)
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip bpf_pertask || exit 0

@@ -6,7 +6,7 @@
 # a timeout, QEMU missing, a bad option. Where the guest cannot run at all (not root, no QEMU, no static busybox,
 # no kernel package), a skip says why. Each boot costs 5 to 10 s on an idle machine (more on a busy one): keep
 # guest tests in that one.
-# kf-test: first: the longest (one boot runs the whole guest suite): started first, the pool ends sooner
+# kf-test: first 151: the longest (one boot runs the whole guest suite): started first, the pool ends sooner
 . "$(dirname "$0")/../lib.sh"
 cd "$KF_TOP" || exit 1
 run=tests/guest/run

@@ -6,7 +6,7 @@
 # run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 300, of up to 64 KiB, 60 s and 2 GiB at most).
 # tests/long/fuzz_long.sh (make check-long) runs the same with 200000 and 3000. Skips, saying why, when clang
 # cannot build them.
-# kf-test: first: it builds the fuzz harnesses' shared objects, which report_fuzz.sh and qemu_bzimage.sh then link
+# kf-test: first 20: it builds the fuzz harnesses' shared objects, which report_fuzz.sh and qemu_bzimage.sh then link
 . "$(dirname "$0")/../lib.sh"
 runs=${KF_FUZZ_RUNS:-20000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-300}
 if ! command -v clang >/dev/null 2>&1; then

@@ -7,6 +7,7 @@
 # outlive -d, or that make their rounds once -p has attached. Counts from the workload's source, the same in both bpf
 # modes and as ptrace's. Where calls are counted in the process records (no pidfd of a thread: Linux < 6.9), no cache
 # is used, and the same counts are asserted.
+# kf-test: waits: 15 s wall, 1.7 CPU s in a measured make check (fresh clone, Debian 12, 2 CPUs)
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip reach_cache || exit 0

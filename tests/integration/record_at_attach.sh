@@ -3,6 +3,7 @@
 # its own name, marked "at_attach" in the footprint and said in the report, by both backends alike: bpf reads it
 # from /proc/TID/syscall when it never returns while observed (or counts it at its exit), ptrace from the task's
 # registers at its first stop (the restart our interrupt causes is that same call, not a restart_syscall).
+# kf-test: waits: 6 s wall, 1.5 CPU s in a measured make check: -p on processes asleep in a call
 . "$(dirname "$0")/../lib.sh"
 
 backends=ptrace

@@ -3,6 +3,7 @@
 # command (SIGTERM), --keep-running (detach), Ctrl-C (SIGINT to kfootprint), and kill -STOP/-CONT of a
 # traced workload. Uses wl_sleeper (getppid + 20 ms nanosleep, forever; a second thread with an argument).
 # kf-test: exclusive wl_sleeper: bpf_isolation.sh counts the wl_sleeper processes left to PID 1, which the others start
+# kf-test: waits: 7 s wall, 1.9 CPU s in a measured make check: -p and -d on wl_sleeper
 . "$(dirname "$0")/../lib.sh"
 
 SL=$WL/wl_sleeper

@@ -6,7 +6,8 @@
 # Then the same where no cgroup2 can be had (a mount namespace without it): kfootprint is a child subreaper.
 # A surviving process is found by a marker in its command line (a long, unique sleep), or by a file it would
 # create later; whatever a failed check leaves running is killed by pid at the end.
-# kf-test: first: among the longest
+# kf-test: first 62: the longest of those that wait
+# kf-test: waits: 62 s wall, 8 CPU s in a measured make check: -d, the 2 s between SIGTERM and SIGKILL, markers that must not appear
 . "$(dirname "$0")/../lib.sh"
 
 backends=ptrace
@@ -29,6 +30,7 @@ marks=""
 marker() {
 	m="1000.$$$(date +%N)"
 	marks="$marks $m"
+	echo "$m" >>"$T/marks" # a backend's cases run in a subshell: the cleanup reads them here
 }
 # survivors MARKER: pids of the processes whose command line holds MARKER (our shell's never does).
 survivors() {
@@ -47,7 +49,7 @@ gone() {
 	printf '%s' "$left"
 }
 cleanup() {
-	for m in $marks; do
+	for m in $marks $(cat "$T/marks" 2>/dev/null); do
 		for p in $(survivors "$m"); do kill -KILL "$p" 2>/dev/null; done
 	done
 	rm -rf "$T"
@@ -86,6 +88,14 @@ started() {
 		i=$((i + 1))
 	done
 }
+# running MARKER N: until N processes hold MARKER (at most 10 s).
+running() {
+	i=0
+	while [ "$(survivors "$1" | wc -w)" -lt "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # cg_gone PID: the workload's cgroup has been removed (polled for 3 s: the guardian may still be at it).
 cg_gone() {
 	i=0
@@ -97,7 +107,9 @@ cg_gone() {
 }
 procs_exit() { jget "$1" "' '.join('%s:%s' % (p['comm'], (p.get('exit') or {}).get('signal', (p.get('exit') or {}).get('code'))) for p in d['processes'])"; }
 
-for b in $backends; do
+# contain BACKEND: the cases of one backend (TAP lines on stdout)
+contain() {
+	b=$1
 	# --- the workload runs in a cgroup of its own, removed afterwards ---
 	if have_cgroup; then
 		kf "cg$b" record -b "$b" --report /dev/null -- sh -c 'grep "^0::" /proc/self/cgroup'
@@ -127,13 +139,16 @@ for b in $backends; do
 
 	# --- kfootprint killed by SIGKILL: the guardian stops the workload (the reproducer of issue 13) ---
 	marker
-	kf "k$b" record -b "$b" --report /dev/null -- sh -c "echo started; : $m; (sleep 2; touch '$T/k$b.mark') & wait"
+	# the background process says it started; a twin of it outside the workload, started after that, ends once the
+	# marker file would be there
+	kf "k$b" record -b "$b" --report /dev/null -- sh -c ": $m; (echo started; sleep 2; touch '$T/k$b.mark') & wait"
 	started "k$b"
-	sleep 0.5
+	sleep 2.2 &
+	twin=$!
 	kill -KILL "$kp"
 	kf_wait
 	eq "$b: kill -9 kfootprint: no process of the workload left" "" "$(gone "$m")"
-	sleep 2
+	wait "$twin"
 	if [ -e "$T/k$b.mark" ]; then not_ok "$b: kill -9 kfootprint: the marker file appeared"; else ok "$b: kill -9 kfootprint: the marker file never appears"; fi
 	if have_cgroup; then
 		if cg_gone "$kp"; then ok "$b: kill -9: cgroup removed"; else not_ok "$b: kill -9: cgroup removed: $(cgdir "$kp")"; fi
@@ -146,9 +161,8 @@ for b in $backends; do
 	for sig in INT TERM HUP; do
 		marker
 		kf "s$b$sig" record -b "$b" -o "$T/s$b$sig.json" --report /dev/null -- \
-			sh -c "echo started; : $m; (trap '' TERM; sleep 5; touch '$T/s$b$sig.mark') & wait"
-		started "s$b$sig"
-		sleep 0.5
+			sh -c ": $m; (trap '' TERM; echo started; sleep 5; touch '$T/s$b$sig.mark') & wait"
+		started "s$b$sig" # the background process ignores SIGTERM from here on
 		kill -"$sig" "$kp"
 		kf_wait
 		eq "$b: SIG$sig to kfootprint: exit status 128+SIGTERM" 143 "$rc"
@@ -180,8 +194,7 @@ for b in $backends; do
 	if have_cgroup; then
 		marker
 		kf "rk$b" record -b "$b" -d 30 --keep-running --report /dev/null -- sh -c "echo started; sleep $m; true"
-		started "rk$b"
-		sleep 0.3
+		running "$m" 2 # sh and its sleep
 		kill -KILL "$kp"
 		kf_wait
 		cg_gone "$kp"
@@ -211,16 +224,20 @@ for b in $backends; do
 		eq "$b: -u nobody: SIGKILL after the grace period" 137 "$rc"
 		eq "$b: -u nobody: no process of the workload left" "" "$(gone "$m" 0)"
 		marker
-		kf "uk$b" record -b "$b" -u nobody --report /dev/null -- sh -c "echo started; (setsid sh -c 'sleep $m' &); sleep $m"
-		started "uk$b"
-		sleep 0.3
+		kf "uk$b" record -b "$b" -u nobody --report /dev/null -- sh -c "(setsid sh -c 'echo started; exec sleep $m' &); sleep $m"
+		started "uk$b" # its own session's process runs
 		kill -KILL "$kp"
 		kf_wait
 		eq "$b: -u nobody, kill -9 kfootprint: no process of the workload left" "" "$(gone "$m")"
 	else
 		skip "$b: -u nobody" "no user nobody"
 	fi
-done
+}
+# the two backends side by side: their cases mostly wait (-d, the 2 s between SIGTERM and SIGKILL), so both at
+# once take the time of one; each one's lines in a file, shown in order
+for b in $backends; do contain "$b" >"$T/tap.$b" 2>&1 & done
+wait
+for b in $backends; do cat "$T/tap.$b"; done
 
 # --- the guardian: not in the workload's cgroup, holds nothing of kfootprint's, ends with it ---
 if have_cgroup; then

@@ -3,6 +3,7 @@
 # observation ended (issue 23): a command that ends by itself after kfootprint got SIGINT, or a server that ends
 # in its own SIGINT handler at a terminal's Ctrl-C, is complete, and `seccomp` does not warn of it; one still
 # running when the SIGINT's grace second is over is "interrupted", and `seccomp` warns. Both backends.
+# kf-test: waits: 7 s wall, 1.9 CPU s in a measured make check (fresh clone, Debian 12, 2 CPUs)
 . "$(dirname "$0")/../lib.sh"
 
 # json FILE: "complete incomplete_why exit" of a saved footprint.

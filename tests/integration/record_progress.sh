@@ -1,6 +1,7 @@
 #!/bin/sh
 # The live status line: on a terminal (a pty here) a recording longer than a second shows it on stderr, and
 # erases it before the report; never with -q, never when stderr is a file, never in the report or the JSON.
+# kf-test: waits: 18 s wall, 1.5 CPU s in a measured make check: recordings kept longer than the status line's second
 . "$(dirname "$0")/../lib.sh"
 
 # on_pty CMD...: runs CMD with a pseudo-terminal as stdin, stdout and stderr; prints what it wrote, repr()'d.
