@@ -2,9 +2,12 @@
 /* kfootprint diff: the comparison of two footprints (see diff.h); the renderers are in diff_render.c. */
 #include "report/diff.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "footprint/kline.h"
 #include "kmap/annotate.h"
 #include "kmap/kneeds.h"
 #include "report/report_util.h"
@@ -101,13 +104,41 @@ static void collect_processes(const struct footprint *fp, struct diff_list *out)
 	free(parents);
 }
 
+/*
+ * Kernel lines (record --kernel-lines): each covered line once, so that the diff lists the lines newly covered and
+ * no longer covered (keys "file:line", grouped by file), and each file with its count of covered lines.
+ */
+static void collect_klines(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_klines *k = fp_klines_of(fp);
+	char buf[4200];
+
+	for (uint32_t i = 0; k && i < k->nlines; i++)
+		if (k->lines[i].count) { /* gcov's 0: compiled, not run */
+			snprintf(buf, sizeof(buf), "%s:%" PRIu32, k->lines[i].file, k->lines[i].line);
+			diff_list_add(out, buf, NULL, 1);
+		}
+}
+
+static void collect_kline_files(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_klines *k = fp_klines_of(fp);
+
+	for (uint32_t i = 0; k && i < k->nlines; i++)
+		if (k->lines[i].count)
+			diff_list_add(out, k->lines[i].file, NULL, 1);
+}
+
 static const struct diff_kind kind_syscall = {"syscall", "syscalls", "calls", true, true, collect_syscalls};
 static const struct diff_kind kind_errno = {"errno", "errnos", "errors", false, true, collect_errnos};
 static const struct diff_kind kind_option = {"option", "kernel options", "syscalls", true, false, collect_options};
 static const struct diff_kind kind_process = {"process", "processes", "processes", false, false, collect_processes};
+static const struct diff_kind kind_kline = {"kernel_line", "kernel lines", "lines", false, false, collect_klines};
+static const struct diff_kind kind_kline_file = {
+    "kernel_line_file", "files of kernel lines", "covered lines", false, false, collect_kline_files};
 
 const struct diff_kind *const diff_kinds[] = {
-    &kind_syscall, &kind_errno, &kind_option, &kind_process, NULL,
+    &kind_syscall, &kind_errno, &kind_option, &kind_process, &kind_kline_file, &kind_kline, NULL,
 };
 
 /* --- the comparison ----------------------------------------------------------------------------------- */

@@ -32,6 +32,7 @@ extern const struct map_renderer map_renderer_text;
 extern const struct map_renderer map_renderer_rst;
 extern const struct map_renderer map_renderer_json;
 extern const struct map_renderer map_renderer_kconfig;
+extern const struct map_renderer map_renderer_lcov;
 
 /*
  * record --map: renders every mapping the annotate stage attached to fp (annotate_builtin()) in format, one

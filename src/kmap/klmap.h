@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KF_KMAP_KLMAP_H
+#define KF_KMAP_KLMAP_H
+
+/*
+ * The map of a footprint's kernel lines (the kind's annotator, klmap.c): covered lines -> files -> Makefile
+ * objects -> options (the kernel functions' database of files, kfmap.h), and, with --vmlinux, each covered file's
+ * compiled lines (the distinct lines its line table has), which lcov's DA records and the inventory count against.
+ * map --vmlinux V symbolizes PCs not symbolized yet (kdwarf/klines.h) before it maps them.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "footprint/kline.h"
+
+struct kfdb_file;
+
+struct klm_file {
+	const char *path;	       /* the footprint's string */
+	const struct kfdb_file *chain; /* its object and options; NULL when the database does not know the file */
+	uint32_t first, nlines;	       /* its covered lines: k->lines[first .. first + nlines) */
+	uint32_t *compiled;	       /* its compiled lines, sorted, distinct; NULL without --vmlinux */
+	uint32_t ncompiled;
+	size_t compiled_cap;
+};
+
+struct klm_opt {
+	const char *name; /* "EVENTFD", "!X" as the chains give them */
+	uint32_t files;
+	uint64_t lines; /* covered lines of its files */
+};
+
+struct klmap {
+	const struct fp_klines *k;
+	struct klm_file *files; /* by path, as k->lines */
+	size_t nfiles;
+	struct klm_opt *opts; /* by covered lines, descending, then name */
+	size_t nopts;
+	bool compiled;		/* the files' compiled lines were read (--vmlinux) */
+	const char *kernel_src; /* --kernel-src, for lcov's absolute SF paths; or NULL */
+};
+
+#endif
