@@ -14,6 +14,7 @@
 #include "kmap/kfmap.h"
 #include "kmap/klmap.h"
 #include "util/error.h"
+#include "util/fnv.h"
 #include "util/xalloc.h"
 
 static void klmap_free(void *data)
@@ -29,19 +30,52 @@ static void klmap_free(void *data)
 	free(m);
 }
 
-static int cmp_file(const void *key, const void *elem)
+/* Every file of the line table with its lines: a hash table by name, since one file is in many units' tables. */
+struct ltab {
+	struct lfile {
+		char *path;
+		uint32_t *lines;
+		uint32_t n;
+		size_t cap;
+	} * v;
+	size_t n, cap; /* open addressing over v, cap a power of two */
+};
+
+static struct lfile *ltab_get(struct ltab *t, const char *path)
 {
-	return strcmp(key, ((const struct klm_file *)elem)->path);
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap) {
+		struct ltab g = {.v = xcalloc(t->cap ? 2 * t->cap : 1024, sizeof(*g.v)),
+				 .cap = t->cap ? 2 * t->cap : 1024};
+
+		for (size_t j = 0; j < t->cap; j++)
+			if (t->v[j].path) {
+				for (i = fnv1a64(t->v[j].path, FNV1A64_INIT) & (g.cap - 1); g.v[i].path;
+				     i = (i + 1) & (g.cap - 1))
+					;
+				g.v[i] = t->v[j];
+			}
+		free(t->v);
+		t->v = g.v;
+		t->cap = g.cap;
+	}
+	for (i = fnv1a64(path, FNV1A64_INIT) & (t->cap - 1); t->v[i].path; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->v[i].path, path))
+			return &t->v[i];
+	t->n++;
+	t->v[i].path = xstrdup(path);
+	return &t->v[i];
 }
 
-static int add_compiled(const char *file, uint32_t line, void *ctx)
+static int add_row(const char *file, uint32_t line, void *ctx)
 {
-	struct klmap *m = ctx;
-	struct klm_file *f = bsearch(file, m->files, m->nfiles, sizeof(*m->files), cmp_file);
+	struct ltab *t = ctx;
+	struct lfile *f = ltab_get(t, file);
 
-	if (f) {
-		XGROW(f->compiled, f->compiled_cap, (size_t)f->ncompiled + 1);
-		f->compiled[f->ncompiled++] = line;
+	if (!f->n || f->lines[f->n - 1] != line) { /* a row per address: runs of one line are common */
+		XGROW(f->lines, f->cap, (size_t)f->n + 1);
+		f->lines[f->n++] = line;
 	}
 	return 0;
 }
@@ -53,29 +87,69 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_lfile(const void *a, const void *b)
+{
+	const struct lfile *x = a, *y = b;
+
+	if (!x->path || !y->path)
+		return !x->path - !y->path;
+	return strcmp(x->path, y->path);
+}
+
+/* The distinct lines of each file, files by path (the empty slots last). */
+static void ltab_finish(struct ltab *t)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		struct lfile *f = &t->v[i];
+		uint32_t n = 0;
+
+		qsort(f->lines, f->n, sizeof(*f->lines), cmp_u32);
+		for (uint32_t j = 0; j < f->n; j++)
+			if (!n || f->lines[n - 1] != f->lines[j])
+				f->lines[n++] = f->lines[j];
+		f->n = n;
+	}
+	qsort(t->v, t->cap, sizeof(*t->v), cmp_lfile);
+}
+
+static void ltab_release(struct ltab *t)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		free(t->v[i].path);
+		free(t->v[i].lines);
+	}
+	free(t->v);
+}
+
 static int read_compiled(struct klmap *m, const char *vmlinux)
 {
 	char why[256];
 	struct kd_file *f = kd_open(vmlinux, why, sizeof(why));
+	struct ltab t = {0};
 
 	if (!f)
 		return error("--vmlinux '%s': %s", vmlinux, why);
-	if (kd_each_line(f, add_compiled, m) < 0) {
+	if (kd_each_line(f, add_row, &t) < 0) {
 		error("--vmlinux '%s': %s", vmlinux, kd_error(f));
 		kd_close(f);
+		ltab_release(&t);
 		return -1;
 	}
 	kd_close(f);
-	for (size_t i = 0; i < m->nfiles; i++) {
-		struct klm_file *fl = &m->files[i];
-		uint32_t n = 0;
-
-		qsort(fl->compiled, fl->ncompiled, sizeof(*fl->compiled), cmp_u32);
-		for (uint32_t j = 0; j < fl->ncompiled; j++)
-			if (!n || fl->compiled[n - 1] != fl->compiled[j])
-				fl->compiled[n++] = fl->compiled[j];
-		fl->ncompiled = n;
+	ltab_finish(&t);
+	m->compiled_files = t.n;
+	for (size_t i = 0; i < t.n; i++)
+		m->compiled_lines += t.v[i].n;
+	for (size_t i = 0, j = 0; i < m->nfiles; i++) {
+		while (j < t.n && strcmp(t.v[j].path, m->files[i].path) < 0)
+			j++;
+		if (j < t.n && !strcmp(t.v[j].path, m->files[i].path)) {
+			m->files[i].compiled = t.v[j].lines; /* taken */
+			m->files[i].ncompiled = t.v[j].n;
+			t.v[j].lines = NULL;
+		}
 	}
+	ltab_release(&t);
 	m->compiled = true;
 	return 0;
 }

@@ -22,7 +22,6 @@ struct klm_file {
 	uint32_t first, nlines;	       /* its covered lines: k->lines[first .. first + nlines) */
 	uint32_t *compiled;	       /* its compiled lines, sorted, distinct; NULL without --vmlinux */
 	uint32_t ncompiled;
-	size_t compiled_cap;
 };
 
 struct klm_opt {
@@ -37,8 +36,10 @@ struct klmap {
 	size_t nfiles;
 	struct klm_opt *opts; /* by covered lines, descending, then name */
 	size_t nopts;
-	bool compiled;		/* the files' compiled lines were read (--vmlinux) */
-	const char *kernel_src; /* --kernel-src, for lcov's absolute SF paths; or NULL */
+	bool compiled;		 /* the files' compiled lines were read (--vmlinux) */
+	size_t compiled_files;	 /* every file of the line table */
+	uint64_t compiled_lines; /* the distinct (file, line) of the line table: the guide's kernel-sloc dwarf count */
+	const char *kernel_src;	 /* --kernel-src, for lcov's absolute SF paths; or NULL */
 };
 
 #endif

@@ -85,6 +85,17 @@ static void map_text(const struct fp_kernel_map *m, FILE *out)
 	if (!kl)
 		return;
 	fprintf(out, "\nKernel lines (%s; %s)\n", fp_kline_method_name(kl->k->method), scope(kl->k));
+	if (kl->compiled) {
+		uint64_t covered = 0;
+
+		for (size_t i = 0; i < kl->nfiles; i++)
+			covered += kl->files[i].nlines;
+		fprintf(out,
+			"compiled lines: %" PRIu64 " in %zu files (the vmlinux's DWARF line table); covered %" PRIu64
+			" (%.2f%%)\n",
+			kl->compiled_lines, kl->compiled_files, covered,
+			kl->compiled_lines ? 100.0 * (double)covered / (double)kl->compiled_lines : 0.0);
+	}
 	fprintf(out, "%-48s %-24s %8s %8s\n", "file", "object", "covered", kl->compiled ? "compiled" : "");
 	for (size_t i = 0; i < kl->nfiles; i++) {
 		const struct klm_file *f = &kl->files[i];
@@ -111,6 +122,10 @@ static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
 	jsonw_start_object(w);
 	jsonw_string_field(w, "method", fp_kline_method_name(kl->k->method));
 	jsonw_bool_field(w, "whole_guest", kl->k->whole_guest);
+	if (kl->compiled) {
+		jsonw_u64_field(w, "compiled_lines", kl->compiled_lines);
+		jsonw_u64_field(w, "compiled_files", kl->compiled_files);
+	}
 	jsonw_name(w, "files");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < kl->nfiles; i++) {
