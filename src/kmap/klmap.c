@@ -17,6 +17,22 @@
 #include "util/fnv.h"
 #include "util/xalloc.h"
 
+/* map's options of the kind: parsed options, the process's one set */
+static struct {
+	const char *save; /* --save-lines FILE */
+	const char *root; /* --source-root DIR */
+} opts;
+
+#define O __typeof__(opts)
+static const struct kf_option map_options[] = {
+    OPT_STRING(0, "save-lines", O, save, "FILE",
+	       "kernel lines: save the footprint with its PCs symbolized by --vmlinux (for diff, merge, report)"),
+    OPT_STRING(0, "source-root", O, root, "DIR",
+	       "kernel lines: the source tree lcov's SF paths are in (default --kernel-src; else as DWARF names them)"),
+    OPT_END(),
+};
+#undef O
+
 static void klmap_free(void *data)
 {
 	struct klmap *m = data;
@@ -203,7 +219,7 @@ static struct klmap *build(const struct fp_klines *k, struct annotate_ctx *ctx)
 		return NULL;
 	}
 	m->k = k;
-	m->kernel_src = ctx->kernel_src;
+	m->source_root = opts.root ? opts.root : ctx->kernel_src;
 	for (uint32_t i = 0; i < k->nlines; i++) {
 		if (m->nfiles && !strcmp(m->files[m->nfiles - 1].path, k->lines[i].file)) {
 			m->files[m->nfiles - 1].nlines++;
@@ -237,18 +253,6 @@ static int symbolize(struct fp_klines *k, const char *vmlinux)
 	return 0;
 }
 
-/* map's options of the kind: parsed options, the process's one set */
-static struct {
-	const char *save; /* --save-lines FILE */
-} opts;
-
-#define O __typeof__(opts)
-static const struct kf_option map_options[] = {
-    OPT_STRING(0, "save-lines", O, save, "FILE",
-	       "kernel lines: save the footprint with its PCs symbolized by --vmlinux (for diff, merge, report)"),
-    OPT_END(),
-};
-#undef O
 
 static int annotate(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx, void **db)
 {

@@ -39,7 +39,7 @@ struct klmap {
 	bool compiled;		 /* the files' compiled lines were read (--vmlinux) */
 	size_t compiled_files;	 /* every file of the line table */
 	uint64_t compiled_lines; /* the distinct (file, line) of the line table: the guide's kernel-sloc dwarf count */
-	const char *kernel_src;	 /* --kernel-src, for lcov's absolute SF paths; or NULL */
+	const char *source_root; /* --source-root, else --kernel-src: the tree of lcov SF paths; or NULL */
 };
 
 #endif

@@ -49,22 +49,29 @@ static void functions(FILE *out, const struct fp_klines *k, const struct klm_fil
 	free(v);
 }
 
+static int ready(const struct fp_kernel_map *m)
+{
+	if (!m->kl)
+		return error("-F lcov: the footprint has no kernel lines (record --kernel-lines)");
+	if (!m->kl->compiled)
+		return error("-F lcov: needs --vmlinux, whose line table gives the lines that were not run");
+	return 0;
+}
+
 static int render(const struct fp_kernel_map *m, FILE *out)
 {
 	const struct klmap *kl = m->kl;
 
-	if (!kl)
-		return error("-F lcov: the footprint has no kernel lines (record --kernel-lines)");
-	if (!kl->compiled)
-		return error("-F lcov: needs --vmlinux, whose line table gives the lines that were not run");
+	if (ready(m) < 0)
+		return -1;
 	fprintf(out, "TN:kfootprint\n");
 	for (size_t i = 0; i < kl->nfiles; i++) {
 		const struct klm_file *f = &kl->files[i];
 		const struct fp_kline_line *l = &kl->k->lines[f->first], *end = l + f->nlines;
 		uint32_t lf = 0, lh = 0;
 
-		if (kl->kernel_src && f->path[0] != '/')
-			fprintf(out, "SF:%s/%s\n", kl->kernel_src, f->path);
+		if (kl->source_root && f->path[0] != '/')
+			fprintf(out, "SF:%s/%s\n", kl->source_root, f->path);
 		else
 			fprintf(out, "SF:%s\n", f->path);
 		functions(out, kl->k, f);
@@ -92,4 +99,5 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 const struct map_renderer map_renderer_lcov = {
     {"lcov", "the footprint's kernel lines as an lcov tracefile (lcov --summary, genhtml); needs --vmlinux"},
     render,
-    true};
+    true,
+    ready};
