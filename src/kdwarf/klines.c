@@ -213,7 +213,8 @@ static const char *function_at(struct scopes *sc, Dwarf_Die *cudie, Dwarf_Addr a
 	if (!sc->read || sc->cu != dwarf_dieoffset(cudie)) {
 		sc->n = 0;
 		collect(cudie, 0, sc);
-		qsort(sc->v, sc->n, sizeof(*sc->v), cmp_scope);
+		if (sc->n)
+			qsort(sc->v, sc->n, sizeof(*sc->v), cmp_scope);
 		sc->cu = dwarf_dieoffset(cudie);
 		sc->read = true;
 	}

@@ -43,6 +43,7 @@ static void klmap_free(void *data)
 		free(m->files[i].compiled);
 	free(m->files);
 	free(m->opts);
+	klmap_sources_free(m);
 	free(m);
 }
 
@@ -119,7 +120,8 @@ static void ltab_finish(struct ltab *t)
 		struct lfile *f = &t->v[i];
 		uint32_t n = 0;
 
-		qsort(f->lines, f->n, sizeof(*f->lines), cmp_u32);
+		if (f->n)
+			qsort(f->lines, f->n, sizeof(*f->lines), cmp_u32);
 		for (uint32_t j = 0; j < f->n; j++)
 			if (!n || f->lines[n - 1] != f->lines[j])
 				f->lines[n++] = f->lines[j];
@@ -197,7 +199,8 @@ static void roll_up(struct klmap *m)
 			m->opts[o].lines += m->files[i].nlines;
 		}
 	}
-	qsort(m->opts, m->nopts, sizeof(*m->opts), cmp_opt);
+	if (m->nopts)
+		qsort(m->opts, m->nopts, sizeof(*m->opts), cmp_opt);
 }
 
 /* The kernel functions' database, which knows the tree's files: that kind's, made once for both. */
@@ -237,6 +240,7 @@ static struct klmap *build(const struct fp_klines *k, struct annotate_ctx *ctx)
 		klmap_free(m);
 		return NULL;
 	}
+	klmap_read_sources(m);
 	roll_up(m);
 	return m;
 }
@@ -252,7 +256,6 @@ static int symbolize(struct fp_klines *k, const char *vmlinux)
 	      st.seconds, st.seconds > 0 ? (double)st.pcs / st.seconds : 0.0, (unsigned long)st.unresolved);
 	return 0;
 }
-
 
 static int annotate(struct footprint *fp, const struct fp_kernel_map *map, struct annotate_ctx *ctx, void **db)
 {

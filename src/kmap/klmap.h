@@ -24,6 +24,24 @@ struct klm_file {
 	uint32_t ncompiled;
 };
 
+/* A #if block of a covered file naming options (ktree/kt_ifblk.h), with its compiled and covered lines. */
+struct klm_block {
+	const char *file;
+	uint32_t directive, first, last;
+	const char *kind;  /* "ifdef", "else", ... */
+	char *opts;	   /* "X !Y", as the block holds them; owned */
+	uint32_t compiled; /* its lines the line table has */
+	uint32_t covered;
+};
+
+/* An uncovered compiled line that fails or unwinds (return -E..., goto) between covered lines of one function. */
+struct klm_errpath {
+	const char *file;
+	uint32_t line;
+	const char *function;
+	char *text; /* the source line, trimmed; owned */
+};
+
 struct klm_opt {
 	const char *name; /* "EVENTFD", "!X" as the chains give them */
 	uint32_t files;
@@ -36,10 +54,18 @@ struct klmap {
 	size_t nfiles;
 	struct klm_opt *opts; /* by covered lines, descending, then name */
 	size_t nopts;
-	bool compiled;		 /* the files' compiled lines were read (--vmlinux) */
-	size_t compiled_files;	 /* every file of the line table */
-	uint64_t compiled_lines; /* the distinct (file, line) of the line table: the guide's kernel-sloc dwarf count */
+	bool compiled;		  /* the files' compiled lines were read (--vmlinux) */
+	size_t compiled_files;	  /* every file of the line table */
+	uint64_t compiled_lines;  /* the distinct (file, line) of the line table: the guide's kernel-sloc dwarf count */
+	struct klm_block *blocks; /* with --source-root or --kernel-src and --vmlinux */
+	size_t nblocks;
+	struct klm_errpath *errpaths;
+	size_t nerrpaths;
 	const char *source_root; /* --source-root, else --kernel-src: the tree of lcov SF paths; or NULL */
 };
+
+/* klmap_src.c: the covered files' #if blocks and error paths not taken, read from source_root (with compiled). */
+void klmap_read_sources(struct klmap *m);
+void klmap_sources_free(struct klmap *m);
 
 #endif

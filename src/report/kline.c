@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "kmap/kfmap.h"
 #include "kmap/klmap.h"
 #include "report/kind_report.h"
@@ -27,7 +28,7 @@ static const char *scope(const struct fp_klines *k)
 static void text_section(struct strbuf *sb, const struct footprint *fp)
 {
 	const struct fp_klines *k = fp_klines_of(fp);
-	uint32_t covered = 0, nfiles = 0, shown = 0;
+	uint32_t covered = 0, nfiles = 0, shown = 0, run = 0;
 
 	if (!k)
 		return;
@@ -38,10 +39,12 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 		strbuf_addch(sb, '\n');
 		return;
 	}
-	for (uint32_t i = 0; i < k->nlines; i++)
+	for (uint32_t i = 0; i < k->nlines; i++) {
 		nfiles += !i || strcmp(k->lines[i].file, k->lines[i - 1].file);
-	strbuf_addf(sb, "%u %s in %u %s, %u distinct %s; %s\n", k->nlines, text_plural(k->nlines, "line", "lines"),
-		    nfiles, text_plural(nfiles, "file", "files"), k->npcs, text_plural(k->npcs, "PC", "PCs"), scope(k));
+		run += k->lines[i].count > 0; /* gcov's 0: compiled, not run */
+	}
+	strbuf_addf(sb, "%u %s run in %u %s, %u distinct %s; %s\n", run, text_plural(run, "line", "lines"), nfiles,
+		    text_plural(nfiles, "file", "files"), k->npcs, text_plural(k->npcs, "PC", "PCs"), scope(k));
 	if (k->npcs && !k->nlines)
 		strbuf_addstr(sb, "  not symbolized yet: kfootprint map --vmlinux VMLINUX FILE\n");
 	for (uint32_t i = 0; i < k->ntasks; i++)
@@ -78,6 +81,35 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 		strbuf_addf(sb, "  ... %u more files\n", shown - KLINE_FILES_TOP);
 }
 
+/* Line-level review candidates: #if blocks compiled and never entered, error paths never taken. */
+static void map_text_candidates(const struct klmap *kl, FILE *out)
+{
+	size_t entered = 0, idle = 0;
+
+	for (size_t i = 0; i < kl->nblocks; i++) {
+		entered += kl->blocks[i].covered > 0;
+		idle += kl->blocks[i].compiled && !kl->blocks[i].covered;
+	}
+	if (!kl->source_root || !kl->compiled)
+		return;
+	fprintf(out,
+		"\n#if blocks naming options in the covered files: %zu, %zu entered, %zu compiled and never entered\n",
+		kl->nblocks, entered, idle);
+	if (!idle && !kl->nerrpaths)
+		return;
+	fprintf(out, "review candidates at line level (%s)\n", inv_caution);
+	for (size_t i = 0; i < kl->nblocks; i++) {
+		const struct klm_block *b = &kl->blocks[i];
+
+		if (b->compiled && !b->covered)
+			fprintf(out, "  candidate %-30s #%s block %s:%u-%u: %u compiled lines, never entered\n",
+				b->opts, b->kind, b->file, b->first, b->last, b->compiled);
+	}
+	for (size_t i = 0; i < kl->nerrpaths; i++)
+		fprintf(out, "  candidate error path %s:%u in %s: %s never taken\n", kl->errpaths[i].file,
+			kl->errpaths[i].line, kl->errpaths[i].function, kl->errpaths[i].text);
+}
+
 static void map_text(const struct fp_kernel_map *m, FILE *out)
 {
 	const struct klmap *kl = m->kl;
@@ -110,6 +142,7 @@ static void map_text(const struct fp_kernel_map *m, FILE *out)
 		fprintf(out, "\n%-40s %8s %6s\n", "option", "lines", "files");
 	for (size_t i = 0; i < kl->nopts; i++)
 		fprintf(out, "%-40s %8" PRIu64 " %6u\n", kl->opts[i].name, kl->opts[i].lines, kl->opts[i].files);
+	map_text_candidates(kl, out);
 }
 
 static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
@@ -153,6 +186,38 @@ static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
+	if (kl->source_root && kl->compiled) {
+		jsonw_name(w, "blocks");
+		jsonw_start_array(w);
+		for (size_t i = 0; i < kl->nblocks; i++) {
+			const struct klm_block *b = &kl->blocks[i];
+
+			jsonw_start_object_inline(w);
+			jsonw_string_field(w, "file", b->file);
+			jsonw_u64_field(w, "directive", b->directive);
+			jsonw_u64_field(w, "first", b->first);
+			jsonw_u64_field(w, "last", b->last);
+			jsonw_string_field(w, "kind", b->kind);
+			jsonw_string_field(w, "configs", b->opts);
+			jsonw_u64_field(w, "compiled", b->compiled);
+			jsonw_u64_field(w, "covered", b->covered);
+			jsonw_bool_field(w, "candidate", b->compiled && !b->covered);
+			jsonw_end_object(w);
+		}
+		jsonw_end_array(w);
+		jsonw_name(w, "error_paths_not_taken");
+		jsonw_start_array(w);
+		for (size_t i = 0; i < kl->nerrpaths; i++) {
+			jsonw_start_object_inline(w);
+			jsonw_string_field(w, "file", kl->errpaths[i].file);
+			jsonw_u64_field(w, "line", kl->errpaths[i].line);
+			jsonw_string_field(w, "function", kl->errpaths[i].function);
+			jsonw_string_field(w, "text", kl->errpaths[i].text);
+			jsonw_end_object(w);
+		}
+		jsonw_end_array(w);
+		jsonw_string_field(w, "caution", inv_caution);
+	}
 	jsonw_end_object(w);
 }
 

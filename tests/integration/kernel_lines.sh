@@ -2,7 +2,8 @@
 # Kernel lines without a kernel build: a program built here with -g (tests/workloads/wl_klines.c) stands for the
 # measurement vmlinux (the same libdw code path) and a footprint whose kcov PCs are addresses of its functions
 # plus a made-up KASLR slide (kernel_lines_fp.py). map --vmlinux symbolizes them: the covered function's lines, the
-# inlined one's lines under its own name, the error path of the other function not covered; -F lcov read by
+# inlined one's lines under its own name, the error path of the other function not covered, and with the source
+# its #ifdef block and error path as line-level review candidates; -F lcov read by
 # Debian's lcov --summary and genhtml; the build-id refusal; the saved footprint read back, reported and merged.
 . "$(dirname "$0")/../lib.sh"
 
@@ -12,7 +13,7 @@ if ! command -v gcc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
 	exit 0
 fi
 # -O0: a line-table row for every statement, the inlined function's included
-(cd "$KF_TOP" && gcc -O0 -g -o "$T/wl" tests/workloads/wl_klines.c) || {
+(cd "$KF_TOP" && gcc -O0 -g -DCONFIG_KL_FIXTURE -o "$T/wl" tests/workloads/wl_klines.c) || {
 	not_ok "kernel lines: the fixture builds"
 	exit 0
 }
@@ -45,6 +46,15 @@ import json, sys
 k = json.load(open('$T/map.json'))['kernel_lines']
 f = [x for x in k['files'] if x['file'] == 'tests/workloads/wl_klines.c'][0]
 sys.exit(0 if 0 < f['covered'] < f['compiled'] and k['compiled_lines'] >= f['compiled'] else 1)"
+
+# line-level review candidates: the #ifdef block compiled and never entered, the error path never taken
+"$KF" map --vmlinux "$T/wl" --source-root "$KF_TOP" "$T/fp.json" >"$T/map.txt"
+L_IFDEF=$(line '#ifdef CONFIG_KL_FIXTURE')
+check "kernel lines: the #ifdef block never entered is a candidate" \
+	grep -q "candidate KL_FIXTURE  *#ifdef block tests/workloads/wl_klines.c:$((L_IFDEF + 1))-$((L_IFDEF + 2)): 2 compiled lines, never entered" "$T/map.txt"
+check "kernel lines: the EBADF path never taken is a candidate" \
+	grep -q "candidate error path tests/workloads/wl_klines.c:$L_EBADF in kl_error_path: return -EBADF; never taken" "$T/map.txt"
+check "kernel lines: candidates carry the guide's caution" grep -q "review candidates at line level (a review candidate, not proof" "$T/map.txt"
 
 # lcov: Debian's lcov reads the tracefile and genhtml renders it, the sources found in the tree given
 "$KF" map --vmlinux "$T/wl" --source-root "$KF_TOP" -F lcov -o "$T/wl.info" "$T/fp.json" 2>"$T/lcov.err"

@@ -8,8 +8,9 @@ for l in subprocess.check_output(["nm", "-S", elf], text=True).splitlines():
 text = syms["kl_covered"][0] if "_text" not in syms else int(subprocess.check_output(["nm", elf], text=True).split("_text")[0].split()[-2], 16)
 a, n = syms["kl_covered"]
 pcs = [{"pc": hex(a + i + 1 + slide), "hits": 2} for i in range(n)]
-b = syms["kl_error_path"][0]
+b, bn = syms["kl_error_path"]
 pcs.append({"pc": hex(b + 1 + slide), "hits": 1})
+pcs.append({"pc": hex(b + bn + slide), "hits": 1})  # its last byte: the function's end, not its branches
 fp = {"schema": "kfootprint/1", "label": out, "command": ["wl"],
       "syscalls": [{"name": "read", "abi": "x86_64", "nr": 0, "calls": 1, "errors": 0, "errnos": {}, "time_s": 0.0}],
       "kernel_lines": {"method": "kcov", "whole_guest": False, "build_id": bid,
