@@ -38,7 +38,7 @@ fp = {"schema": "kfootprint/1", "kernel_lines": {"method": "kcov", "whole_guest"
 json.dump(fp, open(out, "w"))
 PY
 start=$(date +%s.%N)
-"$KF" -v map --vmlinux "$V" --save-lines "$T/lines.json" "$T/fp.json" 2>&1 >/dev/null | grep 'kernel lines:'
+"$KF" map -v --vmlinux "$V" --save-lines "$T/lines.json" "$T/fp.json" 2>&1 >/dev/null | grep 'kernel lines:'
 end=$(date +%s.%N)
 python3 - "$T/lines.json" "$start" "$end" <<'PY'
 import json, sys
