@@ -1,6 +1,6 @@
 #!/bin/sh
 # make check-long: kernel lines symbolized with Debian's debug vmlinux (linux-image-6.1.0-57-amd64-dbg, 600 MB of
-# DWARF, deps-long): the PCs of eventfd_write's and eventfd_read's code (nm, each byte + 1 as kcov's return
+# DWARF, installed by hand): the PCs of eventfd_write's and eventfd_read's code (nm, each byte + 1 as kcov's return
 # addresses, a made-up KASLR slide) give lines of fs/eventfd.c under those functions, with the tree's names (the
 # build's prefix taken off, Debian's C units being prefix-mapped); the line table's distinct lines are a whole
 # kernel's (hundreds of thousands); -F lcov read by lcov --summary with the tree's sources; another build id refused.
