@@ -2,8 +2,8 @@
 /*
  * Kernel lines of a footprint (record --kernel-lines): the tasks in the order kcov met them, the distinct PCs and
  * the lines each in a sorted array. A workload's kcov areas hold up to millions of PCs, of a few tens of thousands
- * of distinct ones, so an area is sorted once and merged into the set, never inserted PC by PC. Then its merge, its kfootprint/1 member "kernel_lines" written and read strictly, and
- * the kind's row.
+ * of distinct ones, so an area is sorted once and merged into the set, never inserted PC by PC. Then its merge, its
+ * kfootprint/1 member "kernel_lines" written and read strictly, and the kind's row.
  */
 #include <inttypes.h>
 #include <stdio.h>
