@@ -5,7 +5,7 @@
 # The one install list: everything a build, a test or a benchmark needs on a fresh Debian 12 machine.
 APT_BUILD := gcc make pkg-config zlib1g-dev libbpf-dev bpftool clang llvm libelf-dev libdw-dev liblzma-dev \
              libbz2-dev
-APT_TEST  := libcmocka-dev libjson-c-dev iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
+APT_TEST  := libcmocka-dev libjson-c-dev lcov iproute2 gcc-multilib clang-format cppcheck git strace coreutils findutils python3 python3-docutils libclang-rt-14-dev \
              stress-ng paxtest linux-perf util-linux procps tar chromium curl \
              runc busybox-static python3-jsonschema golang-github-opencontainers-specs-dev cloc \
              qemu-system-x86 trace-cmd kmod gdb systemd e2fsprogs curl
@@ -261,7 +261,7 @@ $(BUILD)/fuzz/fuzz_load: $(call fuzz_obj,$(FUZZ_SRC)) $(BUILD)/libkf.a
 	$(Q)$(call fuzz_link,$(call fuzz_obj,$(FUZZ_SRC)))
 # libFuzzer harnesses for the kernel tree index readers (Makefile/Kbuild, Kconfig, MAINTAINERS);
 # tests/integration/ktree_fuzz.sh runs them briefly, each on its tests/fuzz/ktree-seeds/NAME seeds.
-KT_FUZZ   := $(BUILD)/fuzz/fuzz_kbuild $(BUILD)/fuzz/fuzz_kconfig $(BUILD)/fuzz/fuzz_maintainers
+KT_FUZZ   := $(BUILD)/fuzz/fuzz_kbuild $(BUILD)/fuzz/fuzz_kconfig $(BUILD)/fuzz/fuzz_maintainers $(BUILD)/fuzz/fuzz_ifblk
 KT_FUZZ_SRC := $(filter-out src/ktree/kt_index.c src/ktree/kt_resolve.c,$(wildcard src/ktree/kt_*.c src/util/*.c))
 $(KT_FUZZ): $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/fuzz/%.o $(call fuzz_obj,$(KT_FUZZ_SRC)) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)

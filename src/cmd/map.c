@@ -346,6 +346,9 @@ static int write_out(const struct map_opts *o, struct atomic_file *af, const str
 {
 	struct map_job job = {map_renderer_find(o->format), m};
 
+	if (job.r->ready && job.r->ready(m) < 0)
+		return -1;
+
 	if (!o->output)
 		return atomic_file_write(NULL, 0, stdout, render_map, &job);
 	return atomic_file_finish(af, render_map, &job);

@@ -55,6 +55,8 @@ struct fp_klines {
 	char *why_not;	       /* set when lines were asked for and could not be recorded: one line; owned */
 	uint64_t lost;	       /* PCs lost to overflowed areas, over every task */
 	char *vmlinux;	       /* the vmlinux the lines were symbolized with; owned, NULL before */
+	char
+	    *mixed; /* a merge met inputs it could not add up as one (kcov with gcov, other kernels): one line; owned */
 	uint32_t ntasks;
 	struct fp_kline_task *tasks; /* in the order they were added */
 	uint32_t npcs;
@@ -84,5 +86,7 @@ void fp_kline_add_line(struct fp_klines *k, const char *file, uint32_t line, uin
 /* The line's row, or NULL. O(log nlines). */
 const struct fp_kline_line *fp_kline_find(const struct fp_klines *k, const char *file, uint32_t line);
 void fp_klines_free(struct fp_klines *k);
+/* "kcov", "gcov" */
+const char *fp_kline_method_name(enum fp_kline_method m);
 
 #endif

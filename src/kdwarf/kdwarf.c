@@ -18,14 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kdwarf/kd_int.h"
 #include "util/xalloc.h"
 
-struct kd_file {
-	int fd;
-	Elf *elf;
-	Dwarf *dw;
-	char err[256];
-};
 
 static void set_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void set_why(char *why, size_t len, const char *fmt, ...)

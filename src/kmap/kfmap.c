@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kdwarf/kdwarf.h"
+#include "footprint/kline.h"
 #include "kmap/annotate.h"
 #include "kmap/kneeds.h"
 #include "kmap/mapdb.h"
@@ -771,7 +772,8 @@ static int annotate(struct footprint *fp, const struct fp_kernel_map *map, struc
 	const struct fp_kfuncs *k = fp_kfuncs_of(fp);
 
 	if (!k || !k->nfuncs) {
-		if (ctx->file && (ctx->vmlinux || ctx->kallsyms))
+		/* --vmlinux also symbolizes kernel lines (klmap.c) */
+		if (ctx->file && (ctx->kallsyms || (ctx->vmlinux && !fp_klines_of(fp))))
 			warning("'%s' has no kernel functions: --vmlinux and --kallsyms are not used", ctx->file);
 		return 0;
 	}

@@ -2,10 +2,13 @@
 /* kfootprint diff: the comparison of two footprints (see diff.h); the renderers are in diff_render.c. */
 #include "report/diff.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "footprint/csite.h"
+#include "footprint/kline.h"
 #include "kmap/annotate.h"
 #include "kmap/kneeds.h"
 #include "report/csite.h"
@@ -101,6 +104,33 @@ static void collect_processes(const struct footprint *fp, struct diff_list *out)
 	}
 	free(holder);
 	free(parents);
+}
+
+/*
+ * Kernel lines (record --kernel-lines): each covered line once, so that the diff lists the lines newly covered and
+ * no longer covered (keys "file:line", grouped by file), and each file with its count of covered lines.
+ */
+static void collect_klines(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_klines *k = fp_klines_of(fp);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; k && i < k->nlines; i++)
+		if (k->lines[i].count) { /* gcov's 0: compiled, not run */
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s:%" PRIu32, k->lines[i].file, k->lines[i].line);
+			diff_list_add(out, sb.buf, NULL, 1);
+		}
+	strbuf_release(&sb);
+}
+
+static void collect_kline_files(const struct footprint *fp, struct diff_list *out)
+{
+	const struct fp_klines *k = fp_klines_of(fp);
+
+	for (uint32_t i = 0; k && i < k->nlines; i++)
+		if (k->lines[i].count)
+			diff_list_add(out, k->lines[i].file, NULL, 1);
 }
 
 /* A call-site key as one string: "eventfd2 EINVAL [fd pipe]". */
@@ -202,8 +232,29 @@ static const struct diff_kind kind_csite = {
     .present = has_csites,
 };
 
+static bool has_klines(const struct footprint *fp)
+{
+	return fp_klines_of(fp) != NULL;
+}
+
+static const struct diff_kind kind_kline_file = {
+    .name = "kernel_line_file",
+    .title = "files of kernel lines",
+    .unit = "covered lines",
+    .collect = collect_kline_files,
+    .present = has_klines,
+};
+static const struct diff_kind kind_kline = {
+    .name = "kernel_line",
+    .title = "kernel lines",
+    .unit = "lines",
+    .collect = collect_klines,
+    .present = has_klines,
+};
+
 const struct diff_kind *const diff_kinds[] = {
-    &kind_syscall, &kind_errno, &kind_option, &kind_process, &kind_csite_key, &kind_csite, NULL,
+    &kind_syscall, &kind_errno,	     &kind_option, &kind_process, &kind_csite_key,
+    &kind_csite,   &kind_kline_file, &kind_kline,  NULL,
 };
 
 /* --- the comparison ----------------------------------------------------------------------------------- */

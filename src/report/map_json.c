@@ -76,4 +76,5 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct map_renderer map_renderer_json = {{"json", "JSON, schema kfootprint-map/1 (docs/map.md)"}, render, true};
+const struct map_renderer map_renderer_json = {
+    {"json", "JSON, schema kfootprint-map/1 (docs/map.md)"}, render, true, NULL};

@@ -240,4 +240,4 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 }
 
 const struct map_renderer map_renderer_kconfig = {
-    {"kconfig", "a fragment for scripts/kconfig/merge_config.sh"}, render, true};
+    {"kconfig", "a fragment for scripts/kconfig/merge_config.sh"}, render, true, NULL};

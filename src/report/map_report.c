@@ -11,7 +11,7 @@
 static struct format_table map_renderers = {
     8,
     (const struct format *const[]){&map_renderer_text.f, &map_renderer_rst.f, &map_renderer_json.f,
-				   &map_renderer_kconfig.f, NULL},
+				   &map_renderer_kconfig.f, &map_renderer_lcov.f, NULL},
     "",
 };
 

@@ -19,6 +19,8 @@ struct map_renderer {
 	struct format f; /* heads the row: name, help (report/format.h) */
 	int (*render)(const struct fp_kernel_map *m, FILE *out);
 	bool document; /* a document of its own (JSON, a fragment): record --map sets it apart by no blank line */
+	/* Whether m has what the format needs: 0, or -1 after a message, before any output is begun; or NULL. */
+	int (*ready)(const struct fp_kernel_map *m);
 };
 
 const struct map_renderer *map_renderer_find(const char *name);
@@ -32,6 +34,7 @@ extern const struct map_renderer map_renderer_text;
 extern const struct map_renderer map_renderer_rst;
 extern const struct map_renderer map_renderer_json;
 extern const struct map_renderer map_renderer_kconfig;
+extern const struct map_renderer map_renderer_lcov;
 
 /*
  * record --map: renders every mapping the annotate stage attached to fp (annotate_builtin()) in format, one

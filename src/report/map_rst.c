@@ -226,4 +226,4 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct map_renderer map_renderer_rst = {{"rst", "reStructuredText list-tables"}, render, false};
+const struct map_renderer map_renderer_rst = {{"rst", "reStructuredText list-tables"}, render, false, NULL};

@@ -242,4 +242,5 @@ static int render(const struct fp_kernel_map *m, FILE *out)
 const struct map_renderer map_renderer_text = {
     {"text", "plain text: the options needed with their running values first, a block per syscall, the options"},
     render,
-    false};
+    false,
+    NULL};

@@ -1,5 +1,5 @@
 # A short, bounded libFuzzer run over the kernel tree index readers (tests/fuzz/fuzz_kbuild.c, fuzz_kconfig.c,
-# fuzz_maintainers.c): every seed of tests/fuzz/ktree-seeds/NAME, then KF_FUZZ_RUNS inputs each (default 20000)
+# fuzz_maintainers.c) and the #if-block scanner of kernel lines (fuzz_ifblk.c): every seed of tests/fuzz/ktree-seeds/NAME, then KF_FUZZ_RUNS inputs each (default 20000)
 # mutated from them; any input must parse without a crash, a leak or a hang, under ASan and UBSan. Then the shapes
 # of tests/fuzz/gen_shapes.py (deep nesting, wide tables, numbers past 2^64) at N and 4N: each runs clean, its CPU
 # time and peak RSS at most 8 times more for 4 times the input (tests/fuzz/shape_cost.py), and a bounded fuzzing
@@ -15,11 +15,11 @@ if ! command -v clang >/dev/null 2>&1; then
 fi
 # under a lock: report_fuzz.sh and qemu_bzimage.sh build harnesses of the same objects beside it
 if ! flock "$KF_TOP/$KF_BUILD/.fuzz-build.lock" make -s --no-print-directory -C "$KF_TOP" BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_kbuild" \
-	"$KF_BUILD/fuzz/fuzz_kconfig" "$KF_BUILD/fuzz/fuzz_maintainers" >"$T/build.log" 2>&1; then
+	"$KF_BUILD/fuzz/fuzz_kconfig" "$KF_BUILD/fuzz/fuzz_maintainers" "$KF_BUILD/fuzz/fuzz_ifblk" >"$T/build.log" 2>&1; then
 	skip "fuzz: kernel tree readers" "the harnesses do not build (libclang-rt-14-dev?): $(grep -m1 -i error "$T/build.log")"
 	exit 0
 fi
-for h in kbuild kconfig maintainers; do
+for h in kbuild kconfig maintainers ifblk; do
 	mkdir "$T/corpus-$h"
 	cp "$KF_TOP/tests/fuzz/ktree-seeds/$h"/* "$T/corpus-$h/"
 	if "$KF_TOP/$KF_BUILD/fuzz/fuzz_$h" -runs="$runs" -seed=1 -max_len=4096 -timeout=10 -close_fd_mask=2 \
