@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +238,15 @@ static void *poll_loop(void *arg)
 	return NULL;
 }
 
+/* libbpf's messages as the backend's (bpf.c), which sets its own only later: -v, and -vv for the verifier's log */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!kf_verbose || (level == LIBBPF_DEBUG && kf_verbose < 2))
+		return 0;
+	fputs("kfootprint: libbpf: ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
 static void csb_free(struct csb *b)
 {
 	ring_buffer__free(b->rb);
@@ -253,6 +263,7 @@ struct csb *csb_new(struct footprint *fp, uint32_t depth, char *why, size_t len)
 	b->cs = fp__csites(fp, depth);
 	b->held = fp->argv != NULL;
 	b->depth = depth;
+	libbpf_set_print(print_libbpf);
 	b->skel = kfcsite_bpf__open();
 	if (!b->skel) {
 		snprintf(why, len, "cannot open the BPF call-site sampler: %s", strerror(errno));
@@ -264,6 +275,8 @@ struct csb *csb_new(struct footprint *fp, uint32_t depth, char *why, size_t len)
 	b->prepare = libbpf_find_vmlinux_btf_id("sched_prepare_exec", BPF_TRACE_RAW_TP) > 0;
 	bpf_program__set_autoload(b->skel->progs.kfc_prepare_exec, b->prepare);
 	bpf_program__set_autoload(b->skel->progs.kfc_exec, !b->prepare);
+	if (kf_verbose >= 2)
+		bpf_program__set_log_level(b->skel->progs.kfc_sys_exit, 4);
 	err = kfcsite_bpf__load(b->skel);
 	if (err) {
 		snprintf(why, len, "cannot load the BPF call-site sampler: %s", strerror(-err));

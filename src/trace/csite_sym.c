@@ -157,6 +157,12 @@ void cs_add_stack(struct fp_csite_key *k, Dwfl *dwfl, const Dwarf_Addr *pc, uint
 
 	if (nframes > FP_CSITE_DEPTH_MAX)
 		nframes = FP_CSITE_DEPTH_MAX;
+	/* user space ends below 2^56 (x86-64's 5-level paging, arm64's 52 bits): past it, a frame unwound wrong */
+	for (uint32_t i = 0; i < nframes; i++)
+		if (pc[i] >> 56) {
+			nframes = i;
+			break;
+		}
 	for (uint32_t i = 0; i < nframes; i++)
 		place(dwfl, pc[i], &frames[i], anon);
 	if (!known(k, frames, nframes))
