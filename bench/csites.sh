@@ -1,6 +1,7 @@
 #!/bin/sh
-# record --call-sites against record without it and strace -f -k on the same workloads: the median wall time of
-# N runs (default 5) of each, and the ratio to the untraced run. Figures, never a pass/fail test.
+# record --call-sites against record without it, for both backends, and strace -f -k on the same workloads: the
+# median wall time of N runs (default 5) of each, and the ratio to the untraced run; for -b bpf --call-sites, the
+# calls it unwound (the rest sampled away) and those left without a stack. Figures, never a pass/fail test.
 # Usage: sh bench/csites.sh [BUILD] [N]
 set -u
 B=${1:-build}
@@ -27,12 +28,17 @@ row() { # NAME COMMAND...
 	p=$(wall "$KF" record -b ptrace -q --report /dev/null -- "$@")
 	c=$(wall "$KF" record -b ptrace -q --call-sites --report /dev/null -- "$@")
 	k=$(wall strace -f -k -o /dev/null "$@")
+	b=$(wall "$KF" record -b bpf -q --report /dev/null -- "$@")
+	bc_=$(wall "$KF" record -b bpf -q --call-sites --report /dev/null -- "$@")
+	bs=$("$KF" record -b bpf -q --call-sites -o "$T/b.json" --report /dev/null -- "$@" >/dev/null 2>&1;
+		python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['call_sites']['keys']; a=sum(x['calls'] for x in k); u=sum(x.get('unsampled',0) for x in k); n=sum(x.get('unwound_none',0) for x in k); print('%d of %d unwound, %d without a stack' % (a-u-n, a, n))" "$T/b.json")
 	calls=$("$KF" record -b ptrace -q --call-sites -o "$T/f.json" --report /dev/null -- "$@" >/dev/null 2>&1;
 		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['call_sites']; print(sum(s['calls'] for s in d['syscalls']), c['depth'], len(c['keys']), sum(len(k['stacks']) for k in c['keys']))" "$T/f.json")
-	printf '| %s | %.3f s | %.1f× | %.1f× | %.1f× | %s |\n' "$name" "$u" "$(echo "$p / $u" | bc -l)" \
-		"$(echo "$c / $u" | bc -l)" "$(echo "$k / $u" | bc -l)" "$calls"
+	printf '| %s | %.3f s | %.1f× | %.1f× | %.1f× | %.1f× | %.1f× | %s | %s |\n' "$name" "$u" \
+		"$(echo "$p / $u" | bc -l)" "$(echo "$c / $u" | bc -l)" "$(echo "$k / $u" | bc -l)" \
+		"$(echo "$b / $u" | bc -l)" "$(echo "$bc_ / $u" | bc -l)" "$calls" "$bs"
 }
-echo "| workload | untraced | kf ptrace | kf ptrace --call-sites | strace -f -k -o /dev/null | calls, depth, keys, stacks kept |"
-echo "|---|---|---|---|---|---|"
+echo "| workload | untraced | kf ptrace | kf ptrace --call-sites | strace -f -k -o /dev/null | kf bpf | kf bpf --call-sites | calls, depth, keys, stacks kept (ptrace) | bpf --call-sites |"
+echo "|---|---|---|---|---|---|---|---|---|"
 row "python3 -c pass" /usr/bin/python3 -c pass
 row "tar cf /dev/null /usr/include" tar cf /dev/null /usr/include
