@@ -246,7 +246,8 @@ static const struct backend *pick_backend(const struct record_opts *o)
 	char why[256] = "", why_not[256] = "";
 
 	if (b) {
-		if (o->stops && !b->sees_args) { /* said first: it is so wherever the backend can run */
+		if (o->stops && o->stops->needs_stops &&
+		    !b->sees_args) { /* said first: it is so wherever the backend can run */
 			error(o->stops->needs_stops, b->be->name, log_backend() ? log_backend()->be->name : "ptrace");
 			return NULL;
 		}

@@ -149,6 +149,12 @@ void fp_csite_add(struct fp_csite_key *k, const struct fp_csite_frame *frames, u
 		};
 }
 
+void fp_csite_unsampled(struct fp_csite_key *k, uint64_t n)
+{
+	k->calls = fp_sat_add(k->calls, n);
+	k->unsampled = fp_sat_add(k->unsampled, n);
+}
+
 void fp_csites_free(struct fp_csites *c)
 {
 	if (!c)
@@ -200,6 +206,7 @@ static void add(struct footprint *m, const struct footprint *in, uint32_t had)
 		for (uint32_t j = 0; j < k->nstacks; j++)
 			fp_csite_add(to, k->stacks[j].frames, k->stacks[j].nframes, k->stacks[j].calls);
 		fp_csite_add(to, NULL, 0, k->unwound_none);
+		fp_csite_unsampled(to, k->unsampled);
 		to->calls = fp_sat_add(to->calls, k->other);
 		to->other = fp_sat_add(to->other, k->other);
 	}
@@ -256,6 +263,8 @@ void fp_csite_json_key(json_writer_t *w, const struct fp_csite_key *k)
 		jsonw_u64_field(w, "other", k->other);
 	if (k->unwound_none)
 		jsonw_u64_field(w, "unwound_none", k->unwound_none);
+	if (k->unsampled)
+		jsonw_u64_field(w, "unsampled", k->unsampled);
 	jsonw_name(w, "stacks");
 	jsonw_start_array(w);
 	for (uint32_t j = 0; j < k->nstacks; j++) {
@@ -408,14 +417,15 @@ static int load_stack(struct loader *ld, const char *ctx, size_t index, void *ar
 	return rc < 0 ? -1 : 0;
 }
 
-/* {"syscall", "errno", "reached", "calls", "other", "unwound_none", "stacks"} */
+/* {"syscall", "errno", "reached", "calls", "other", "unwound_none", "unsampled", "stacks"} */
 static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"syscall", "errno", "reached", "calls", "other", "unwound_none", "stacks"};
-	enum { SYSCALL, ERRNO, REACHED, CALLS, OTHER, UNWOUND_NONE, STACKS };
+	static const char *const names[] = {"syscall", "errno",	       "reached",   "calls",
+					    "other",   "unwound_none", "unsampled", "stacks"};
+	enum { SYSCALL, ERRNO, REACHED, CALLS, OTHER, UNWOUND_NONE, UNSAMPLED, STACKS };
 	struct fp_csites *c = arg;
 	char *syscall = NULL, *reached = NULL;
-	uint64_t calls = 0, other = 0, none = 0;
+	uint64_t calls = 0, other = 0, none = 0, unsampled = 0;
 	uint32_t seen = 0, before = c->nkeys;
 	struct stack_read r = {.c = c};
 	enum jr_event ev;
@@ -448,6 +458,7 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 		case CALLS: rc = ld_get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
 		case OTHER: rc = ld_get_count(ld, ctx, "other", COUNT_MAX, &other); break;
 		case UNWOUND_NONE: rc = ld_get_count(ld, ctx, "unwound_none", COUNT_MAX, &none); break;
+		case UNSAMPLED: rc = ld_get_count(ld, ctx, "unsampled", COUNT_MAX, &unsampled); break;
 		case STACKS:
 			if (!syscall) {
 				rc = ld_fail(ld, ctx, "syscall", "missing before the stacks");
@@ -471,11 +482,12 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 	if (rc >= 0 && !(seen & 1u << CALLS))
 		rc = ld_fail(ld, ctx, "calls", "missing");
 	if (rc >= 0 && (__builtin_add_overflow(r.sum, other, &r.sum) || __builtin_add_overflow(r.sum, none, &r.sum) ||
-			r.sum != calls))
-		rc = ld_fail(ld, ctx, "calls", "not the sum of the stacks', other and unwound_none");
+			__builtin_add_overflow(r.sum, unsampled, &r.sum) || r.sum != calls))
+		rc = ld_fail(ld, ctx, "calls", "not the sum of the stacks', other, unwound_none and unsampled");
 	if (rc >= 0) {
 		r.k->other = other;
 		r.k->unwound_none = none;
+		r.k->unsampled = unsampled;
 		r.k->calls = calls;
 	}
 	free(syscall);

@@ -40,6 +40,11 @@ struct fp_csite_key {
 	uint64_t calls; /* every call of the key, those kept and the others */
 	uint64_t other; /* calls whose stack is not kept (past FP_CSITE_STACKS_MAX) */
 	uint64_t unwound_none; /* calls whose stack could not be read at all (counted in calls, not in stacks) */
+	/*
+	 * calls whose stack was not read because the recorder sampled (the bpf backend past a key's first calls, or an
+	 * event its ring buffer dropped): counted in calls, not in stacks; non-zero, the stacks' counts are of a sample
+	 */
+	uint64_t unsampled;
 	uint32_t nstacks;
 	struct fp_csite_stack *stacks; /* in fp_csite_stack_cmp() order */
 };
@@ -68,6 +73,8 @@ struct fp_csite_key *fp__csite_key(struct fp_csites *c, const char *syscall, int
  * the stack when it is among the first FP_CSITE_STACKS_MAX, else counts the calls as other.
  */
 void fp_csite_add(struct fp_csite_key *k, const struct fp_csite_frame *frames, uint32_t nframes, uint64_t n);
+/* n calls of key k whose stacks the recorder did not read (sampled away): counted, in unsampled. */
+void fp_csite_unsampled(struct fp_csite_key *k, uint64_t n);
 /* Orders stacks by their frames' module and offset (a prefix first): the order of what is kept. */
 int fp_csite_stack_cmp(const struct fp_csite_stack *a, const struct fp_csite_stack *b);
 void fp_csites_free(struct fp_csites *c);

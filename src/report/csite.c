@@ -69,6 +69,8 @@ static void add_key(struct strbuf *sb, const struct fp_csite_key *k)
 		strbuf_addf(sb, " (+%" PRIu64 " calls from stacks not kept)", k->other);
 	if (k->unwound_none)
 		strbuf_addf(sb, ", %" PRIu64 " without a stack", k->unwound_none);
+	if (k->unsampled)
+		strbuf_addf(sb, ", sampled: %" PRIu64 " not looked at", k->unsampled);
 	strbuf_addch(sb, '\n');
 	for (i = 0; i < k->nstacks; i++)
 		v[i] = &k->stacks[i];
@@ -82,7 +84,7 @@ static void add_key(struct strbuf *sb, const struct fp_csite_key *k)
 	if (i < k->nstacks)
 		strbuf_addf(sb, "    ... %u more %s, %" PRIu64 " calls\n", k->nstacks - i,
 			    text_plural(k->nstacks - i, "stack", "stacks"),
-			    k->calls - shown - k->other - k->unwound_none);
+			    k->calls - shown - k->other - k->unwound_none - k->unsampled);
 	free(v);
 }
 

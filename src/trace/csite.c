@@ -28,9 +28,7 @@
 #include "util/parse.h"
 #include "util/xalloc.h"
 
-#ifndef KF_NO_DWARF
-#include <elfutils/libdwfl.h>
-#endif
+#include "trace/csite_int.h"
 
 /* record's options of the recorder: parsed options, the process's one set */
 static struct {
@@ -40,179 +38,24 @@ static struct {
 
 #ifndef KF_NO_DWARF
 
-#define CS_CACHE 16
-
-struct cs_proc {
-	pid_t tgid;
-	Dwfl *dwfl;
-	bool stale;  /* its maps changed since they were reported */
-	bool broken; /* libdw could not attach to it: its calls count as unwound_none, no retry per call */
-	uint64_t used;
-};
-
 struct csr {
 	struct footprint *fp;
 	uint32_t depth;
-	struct cs_proc procs[CS_CACHE];
-	uint64_t tick;
+	struct cs_cache cache;
+	struct csb *bpf;	/* -b bpf: the recorder of its own (bpf_csite.c); NULL with ptrace */
 	uint64_t calls, failed; /* -v's figures */
 };
 
-/*
- * Debug information where libdw looks (beside the file, its .gnu_debuglink, /usr/lib/debug and its .build-id tree:
- * Debian's -dbgsym packages), then in debuginfod's cache by build-id: libdw asks debuginfod only when
- * DEBUGINFOD_URLS is set, and then over the network; a file a past session fetched is used without it.
- */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			  char **debuginfo_file_name)
-{
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
-					      debuginfo_file_name);
-	const unsigned char *id;
-	const char *cache = getenv("DEBUGINFOD_CACHE_PATH"), *home = getenv("HOME");
-	char hex[2 * 64 + 1], *path;
-	GElf_Addr vaddr;
-	int n;
-
-	if (fd >= 0 || getenv("DEBUGINFOD_URLS"))
-		return fd;
-	n = dwfl_module_build_id(mod, &id, &vaddr);
-	if (n <= 0 || n > 64 || (!cache && !home))
-		return -1;
-	for (int i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	path = cache ? xasprintf("%s/%s/debuginfo", cache, hex)
-		     : xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", home, hex);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = path; /* libdw frees it */
-	else
-		free(path);
-	return fd;
-}
-
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = find_debuginfo,
-};
-
-static void proc_drop(struct cs_proc *p)
-{
-	if (p->dwfl)
-		dwfl_end(p->dwfl);
-	*p = (struct cs_proc){0};
-}
-
-static int report_maps(struct cs_proc *p)
-{
-	dwfl_report_begin(p->dwfl);
-	if (dwfl_linux_proc_report(p->dwfl, p->tgid) != 0)
-		return -1;
-	p->stale = false;
-	return dwfl_report_end(p->dwfl, NULL, NULL) == 0 ? 0 : -1;
-}
-
-/* The process's entry, its Dwfl made when new; NULL when libdw cannot unwind it. */
+/* The process's entry, attached when new; NULL when libdw cannot unwind it. */
 static struct cs_proc *proc_of(struct csr *r, pid_t tgid)
 {
-	struct cs_proc *p = NULL, *oldest = &r->procs[0];
+	bool fresh;
+	struct cs_proc *p = cs_cache_get(&r->cache, tgid, 0, 0, &fresh);
 
-	for (size_t i = 0; i < CS_CACHE && !p; i++) {
-		if (r->procs[i].tgid == tgid)
-			p = &r->procs[i];
-		else if (r->procs[i].used < oldest->used)
-			oldest = &r->procs[i];
-	}
-	if (!p) {
-		p = oldest;
-		proc_drop(p);
-		p->tgid = tgid;
-		p->dwfl = dwfl_begin(&callbacks);
-		/* the tracer holds the task stopped: libdw reads it through ptrace without attaching again */
-		if (!p->dwfl || report_maps(p) < 0 || dwfl_linux_proc_attach(p->dwfl, tgid, true) != 0)
-			p->broken = true;
-	}
-	p->used = ++r->tick;
+	/* the tracer holds the task stopped: libdw reads it through ptrace without attaching again */
+	if (fresh && !p->broken && dwfl_linux_proc_attach(p->dwfl, tgid, true) != 0)
+		p->broken = true;
 	return p->broken ? NULL : p;
-}
-
-static void proc_forget(struct csr *r, pid_t tgid, bool stale_only)
-{
-	for (size_t i = 0; i < CS_CACHE; i++)
-		if (r->procs[i].tgid == tgid) {
-			if (stale_only)
-				r->procs[i].stale = true;
-			else
-				proc_drop(&r->procs[i]);
-		}
-}
-
-struct unwind {
-	Dwfl *dwfl;
-	uint32_t depth, n;
-	Dwarf_Addr pc[FP_CSITE_DEPTH_MAX];
-};
-
-static int on_frame(Dwfl_Frame *state, void *arg)
-{
-	struct unwind *u = arg;
-	Dwarf_Addr pc;
-	bool activation;
-
-	if (!dwfl_frame_pc(state, &pc, &activation))
-		return DWARF_CB_ABORT;
-	/* a return address is after its call: the call's own line is the byte before */
-	u->pc[u->n++] = activation ? pc : pc - 1;
-	return u->n == u->depth ? DWARF_CB_ABORT : DWARF_CB_OK;
-}
-
-/* The frame at pc: its module (its file, or its name: "[vdso]"; "[anon]" for a map without one) and offset. */
-static void place(Dwfl *dwfl, Dwarf_Addr pc, struct fp_csite_frame *f, char *anon)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
-	const char *name = NULL, *file = NULL;
-	Dwarf_Addr start = 0, bias = 0;
-
-	*f = (struct fp_csite_frame){.module = anon, .offset = pc};
-	if (!mod)
-		return;
-	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, &file, NULL);
-	if (file || name)
-		f->module = (char *)(file ? file : name);
-	f->offset = dwfl_module_getelf(mod, &bias) ? pc - bias : pc - start;
-}
-
-/* Whether key k already keeps this stack (compared by module and offset, as fp_csite_add() does). */
-static bool known(const struct fp_csite_key *k, struct fp_csite_frame *frames, uint32_t n)
-{
-	struct fp_csite_stack s = {.nframes = n, .frames = frames};
-
-	for (uint32_t i = 0; i < k->nstacks; i++)
-		if (!fp_csite_stack_cmp(&s, &k->stacks[i]))
-			return true;
-	return false;
-}
-
-/* The frame's function and line, where the module's symbols and debug information (or its -dbgsym) tell them. */
-static void name_frame(Dwfl *dwfl, Dwarf_Addr pc, struct fp_csite_frame *f)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
-	Dwfl_Line *line;
-	int lineno = 0;
-
-	if (!mod)
-		return;
-	f->function = (char *)dwfl_module_addrname(mod, pc);
-	line = dwfl_module_getsrc(mod, pc);
-	if (line) {
-		const char *src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-
-		if (src && lineno > 0) {
-			f->file = (char *)src;
-			f->line = (uint32_t)lineno;
-		}
-	}
 }
 
 /*
@@ -233,38 +76,31 @@ static void rec_syscall_exit(void *state, pid_t tid, pid_t tgid, enum kf_abi abi
 {
 	struct csr *r = state;
 	const struct kf_syscall *row = kf_syscall_by_nr(abi, nr);
-	struct fp_csite_frame frames[FP_CSITE_DEPTH_MAX];
-	char buf[64], anon[] = "[anon]";
+	char buf[64];
 	const char *name = kf_syscall_name(abi, nr, buf, sizeof(buf));
 	struct fp_csite_key *k =
 	    fp__csite_key(fp__csites(r->fp, r->depth), name, err, reached && *reached ? reached : NULL);
-	struct unwind u = {.depth = r->depth};
+	Dwarf_Addr pc[FP_CSITE_DEPTH_MAX];
+	uint32_t n = 0;
 	struct cs_proc *proc;
 
 	r->calls++;
 	if (row && (row->flags & KF_SC_EXEC) && !err) {
 		/* the stack that made it is gone: the exit stop is in the new program */
-		proc_forget(r, tgid, false);
+		cs_cache_forget(&r->cache, tgid, false);
 		fp_csite_add(k, NULL, 0, 1);
 		return;
 	}
 	proc = proc_of(r, tgid);
-	if (proc && proc->stale && report_maps(proc) < 0)
+	if (proc && proc->stale && cs_report_maps(proc) < 0)
 		proc->broken = true;
-	if (proc && !proc->broken) {
-		u.dwfl = proc->dwfl;
-		dwfl_getthread_frames(u.dwfl, tid, on_frame, &u);
-	}
-	if (!u.n)
+	if (proc && !proc->broken)
+		n = cs_unwind(proc->dwfl, tid, r->depth, pc);
+	if (!n)
 		r->failed++;
-	for (uint32_t i = 0; i < u.n; i++)
-		place(u.dwfl, u.pc[i], &frames[i], anon);
-	if (!known(k, frames, u.n)) /* names are looked up once per stack kept, not per call */
-		for (uint32_t i = 0; i < u.n; i++)
-			name_frame(u.dwfl, u.pc[i], &frames[i]);
-	fp_csite_add(k, frames, u.n, 1);
+	cs_add_stack(k, proc ? proc->dwfl : NULL, pc, n, 1);
 	if (!err && maps_change(r->fp, name, reached))
-		proc_forget(r, tgid, true);
+		cs_cache_forget(&r->cache, tgid, true);
 }
 
 static void *rec_new(const void *values, struct footprint *fp)
@@ -275,6 +111,16 @@ static void *rec_new(const void *values, struct footprint *fp)
 	r->fp = fp;
 	r->depth = v->depth ? v->depth : FP_CSITE_DEPTH_DEFAULT;
 	fp__csites(fp, r->depth);
+	if (fp->backend && !strcmp(fp->backend, "bpf")) {
+		char why[256];
+
+		r->bpf = csb_new(fp, r->depth, why, sizeof(why));
+		if (!r->bpf) {
+			/* said, and kept in the footprint: the rest of the recording goes on */
+			warning("--call-sites: %s", why);
+			fp__csites(fp, r->depth)->why_not = xstrdup(why);
+		}
+	}
 	return r;
 }
 
@@ -284,10 +130,11 @@ static void rec_finish(void *state, struct footprint *fp)
 
 	if (!r)
 		return;
+	if (r->bpf)
+		csb_finish(r->bpf, fp);
 	debug("call sites: %llu calls, %llu without a stack", (unsigned long long)r->calls,
 	      (unsigned long long)r->failed);
-	for (size_t i = 0; i < CS_CACHE; i++)
-		proc_drop(&r->procs[i]);
+	cs_cache_free(&r->cache);
 	free(r);
 }
 
@@ -322,7 +169,7 @@ static int opt_depth(const char *value, void *values)
 static const struct kf_option options[] = {
     OPT_BOOL(0, "call-sites", O, on,
 	     "also record who in user space made each call: per syscall and errno, the distinct stacks (module+offset, "
-	     "function, file:line where debug information exists) with counts; ptrace only (auto picks it)"),
+	     "function, file:line where debug information exists) with counts (auto picks ptrace, exact; bpf samples)"),
     OPT_CALLBACK(0, "call-site-depth", "N", opt_depth,
 		 "--call-sites: the innermost N frames of each stack (default 8, at most 32)"),
     OPT_END(),
@@ -342,14 +189,26 @@ static int rec_check(void)
 #endif
 }
 
-/* Nothing to follow by pid: the backend hands each call over at its stop. */
-static int rec_add_pid(void *r, pid_t pid)
+/* With ptrace nothing to follow by pid: the backend hands each call over at its stop. */
+static int rec_add_pid(void *state, pid_t pid)
 {
+#ifndef KF_NO_DWARF
+	struct csr *r = state;
+
+	if (r && r->bpf)
+		return csb_add_pid(r->bpf, pid);
+#endif
 	return 0;
 }
 
-static int rec_start(void *r)
+static int rec_start(void *state)
 {
+#ifndef KF_NO_DWARF
+	struct csr *r = state;
+
+	if (r && r->bpf)
+		return csb_start(r->bpf);
+#endif
 	return 0;
 }
 
@@ -363,5 +222,4 @@ const struct trace_recorder trace_recorder_csites = {
     .start = rec_start,
     .finish = rec_finish,
     .syscall_exit = rec_syscall_exit,
-    .needs_stops = "--call-sites: the %s backend cannot unwind user stacks yet: use -b %s",
 };

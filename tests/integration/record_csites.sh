@@ -3,7 +3,7 @@
 # A workload built here with -g (tests/workloads/csite/) calls eventfd from main and from a function of a shared
 # library it links, and fails eventfd with EINVAL from main: each call site found, with its function and line
 # (the lines marked KF-CSITE-* in the sources), and its counts; the same binary stripped still gets its module and
-# offset; the saved member read back, rendered and merged; the refusals (bpf, NO_BPF, the depth).
+# offset; the saved member read back, rendered and merged; the refusals (NO_BPF, the depth); -b bpf is record_csites_bpf.sh's.
 . "$(dirname "$0")/../lib.sh"
 
 SRC="$KF_TOP/tests/workloads/csite"
@@ -85,13 +85,6 @@ eq "csites: --call-site-depth 2" "2 2" "$(jget "$T/d.json" "'%d %d' % (d['call_s
 eq "csites: off by default, no member" False "$(jget "$T/n.json" "'call_sites' in d")"
 
 # Refusals, one line each.
-"$KF" record -b bpf --call-sites -- true 2>"$T/err"
-rc=$?
-case $(cat "$T/err") in
-*"unknown backend 'bpf'"*) skip "csites: -b bpf refused" "a NO_BPF=1 build" ;;
-*) eq "csites: -b bpf refused" "1 kfootprint: --call-sites: the bpf backend cannot unwind user stacks yet: use -b ptrace" \
-	"$rc $(cat "$T/err")" ;;
-esac
 "$KF" record --call-sites -o "$T/a.json" --report /dev/null -- true 2>"$T/err"
 eq "csites: auto records with ptrace" "ptrace" "$(jget "$T/a.json" "d['backend']")"
 case $(cat "$T/err") in

@@ -1,0 +1,80 @@
+#!/bin/sh
+# record -b bpf --call-sites: kfcsite.bpf.c sends each call's user registers and a copy of the top of its user
+# stack, and libdw unwinds it with the modules' CFI (src/trace/bpf_csite.c). The workload of record_csites.sh
+# (tests/workloads/csite/), built with -g, then without frame pointers (-O0: one call instruction per call site): both call sites of eventfd2 and the EINVAL
+# one found with their functions and lines, the same stacks as ptrace's; the counts exact below the sampling
+# threshold, sampled (and said so) above it; nothing loaded without --call-sites. The workload sleeps 300 ms before
+# it exits: the maps of a process are read from /proc while it lives (a known limit, bpf_csite.c).
+. "$(dirname "$0")/../lib.sh"
+
+bpf_or_skip record_csites_bpf || exit 0
+SRC="$KF_TOP/tests/workloads/csite"
+if ! command -v gcc >/dev/null 2>&1; then
+	skip csites_bpf "no gcc to build the workload"
+	exit 0
+fi
+gcc -O0 -g -fPIC -shared -o "$T/libkfcsite.so" "$SRC/lib.c" &&
+	gcc -O0 -g -o "$T/csite" "$SRC/main.c" -L"$T" -lkfcsite -Wl,-rpath,"$T" &&
+	gcc -O0 -g -fomit-frame-pointer -o "$T/csite-nofp" "$SRC/main.c" -L"$T" -lkfcsite -Wl,-rpath,"$T" || {
+	not_ok "csites_bpf: the workload builds"
+	exit 0
+}
+line() { grep -n "$1" "$SRC/$2" | cut -d: -f1; }
+L_MAIN=$(line KF-CSITE-MAIN main.c)
+L_EINVAL=$(line KF-CSITE-EINVAL main.c)
+L_LIB=$(line KF-CSITE-LIB lib.c)
+
+stacks() { # FILE ERRNO (or ''): the stacks of eventfd2, frames 1 to 3, as "calls module:function@file:line ..."
+	python3 - "$1" "$2" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for k in d["call_sites"]["keys"]:
+    if k["syscall"] != "eventfd2" or k.get("errno", "") != sys.argv[2]:
+        continue
+    for s in sorted(k["stacks"], key=lambda s: -s["calls"]):
+        def name(x):
+            r = "%s:%s" % (os.path.basename(x["module"]), x.get("function", "?"))
+            return r + ("@%s:%d" % (os.path.basename(x["file"]), x["line"]) if "file" in x else "")
+        print(s["calls"], " ".join(name(x) for x in s["frames"][:3]))
+PY
+}
+
+for w in csite csite-nofp; do
+	"$KF" record -b bpf -v --call-sites -o "$T/$w.json" --report "$T/$w.txt" -- "$T/$w" 300 2>"$T/$w.err"
+	eq "$w: exit status" 0 "$?"
+	stacks "$T/$w.json" "" >"$T/$w.ok"
+	stacks "$T/$w.json" EINVAL >"$T/$w.einval"
+	eq "$w: the library's call site, 3 calls, its function and line, from main" 1 \
+		"$(grep -c "^3 libc.so.6:[a-z_]*eventfd[^ ]* libkfcsite.so:kf_csite_lib_eventfd@lib.c:$L_LIB $w:main@main.c:" "$T/$w.ok")"
+	eq "$w: main's own, 2 calls, its line" 1 "$(grep -c "^2 libc.so.6:[a-z_]*eventfd[^ ]* $w:main@main.c:$L_MAIN\( \|\$\)" "$T/$w.ok")"
+	eq "$w: the EINVAL key, 4 calls from its line" 1 \
+		"$(grep -c "^4 libc.so.6:[a-z_]*eventfd[^ ]* $w:main@main.c:$L_EINVAL\( \|\$\)" "$T/$w.einval")"
+	eq "$w: unwound by CFI, none without a stack" "0" \
+		"$(sed -n 's/.*call sites (bpf): .* \([0-9]*\) not (.*/\1/p' "$T/$w.err")"
+	eq "$w: nothing sampled away (under 32 calls a key)" 0 \
+		"$(jget "$T/$w.json" "sum(k.get('unsampled', 0) for k in d['call_sites']['keys'])")"
+done
+
+# The same stacks as ptrace's for eventfd2 (module, function, line of every frame kept).
+"$KF" record -b ptrace --call-sites -o "$T/p.json" --report /dev/null -- "$T/csite" 300
+full() { jget "$1" "'\n'.join(sorted('%d %s' % (s['calls'], ' '.join('%s+%d' % (f['module'], f['offset']) for f in s['frames'])) for k in d['call_sites']['keys'] if k['syscall'] == 'eventfd2' for s in k['stacks']))"; }
+eq "the stacks of eventfd2, as ptrace unwinds them" "$(full "$T/p.json")" "$(full "$T/csite.json")"
+
+# Past 32 calls of a key, one in 16 is unwound: the others counted as unsampled, the key's calls still exact.
+"$KF" record -b bpf --call-sites -o "$T/many.json" --report "$T/many.txt" -- "$PY" -c '
+import os, time
+for i in range(1000): os.getppid()
+time.sleep(0.3)'
+eq "sampled: getppid's 1000 calls, 32 + 61 unwound (32, 48 ... 992), 907 unsampled" "1000 907 93" \
+	"$(jget "$T/many.json" "' '.join('%d %d %d' % (k['calls'], k.get('unsampled', 0), sum(s['calls'] for s in k['stacks']) + k.get('unwound_none', 0) + k.get('other', 0)) for k in d['call_sites']['keys'] if k['syscall'] == 'getppid')")"
+eq "sampled: the text report says so" 1 "$(grep -c '^  getppid: 1000 calls.*sampled: 907 not looked at' "$T/many.txt")"
+"$KF" report -F json "$T/many.json" >"$T/many2.json"
+eq "sampled: unsampled read back" "$(jget "$T/many.json" "json.dumps(d['call_sites'], sort_keys=True)")" \
+	"$(jget "$T/many2.json" "json.dumps(d['call_sites'], sort_keys=True)")"
+
+# Its programs only with --call-sites; the verifier's walk of its sys_exit stays small.
+"$KF" record -b bpf -vv --call-sites --report /dev/null -- true >/dev/null 2>"$T/vv"
+most=$(sed -n "/prog 'kfc_sys_exit': -- BEGIN/,/END PROG LOAD LOG/s/^processed \([0-9]*\) insns.*/\1/p" "$T/vv")
+if [ -n "$most" ] && [ "$most" -le 2000 ]; then ok "kfc_sys_exit: the verifier walks $most instructions"; else not_ok "kfc_sys_exit: the verifier walked '$most' instructions"; fi
+"$KF" record -b bpf -vv --report /dev/null -- true >/dev/null 2>"$T/vv0"
+eq "without --call-sites: none of them" 0 "$(grep -c "prog 'kfc_" "$T/vv0")"
