@@ -21,7 +21,6 @@
 #include "kdwarf/kd_int.h"
 #include "util/xalloc.h"
 
-
 static void set_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void set_why(char *why, size_t len, const char *fmt, ...)
 {

@@ -87,7 +87,7 @@ struct fp_kernel_map {
 	const struct klmap *kl;	 /* the footprint's kernel lines, when it has and they were mapped; else NULL */
 	const char *recorded_on; /* the footprint's host_kernel (uname -r where it was recorded), or NULL */
 	const struct fp_csites *csites; /* the footprint's call sites (record --call-sites), or NULL */
-	struct kneeds *needs;	 /* the options it needs, as data (kneeds.h): made again whenever the above change */
+	struct kneeds *needs; /* the options it needs, as data (kneeds.h): made again whenever the above change */
 };
 
 /*
