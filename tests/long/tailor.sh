@@ -48,6 +48,21 @@ equal_in() {
 		"$(jget "$T/$n/report.json" "all(r['ended'] and r['exit'] == r['original_exit'] for r in d['rounds'][-1]['runs'])")"
 }
 
+# again NAME ARGS...: the same tailor once more, from the caches (the build, the reference run, the figures'
+# boots): it boots only the re-test, gives the same figures, and says how long it took
+again() {
+	n=$1
+	shift
+	tailored "$n-again" "$@"
+	eq "$n again: tailor exit 0" 0 "$(cat "$T/$n-again.rc")"
+	eq "$n again: the kernel from the cache, the reference run and the figures' boots kept" "True 1" \
+		"$(jget "$T/$n-again/report.json" "all(r['cached'] for r in d['rounds'])") $(grep -c 'the reference run: kept' "$T/$n-again.err")"
+	eq "$n again: the same figures" \
+		"$(jget "$T/$n/report.json" "[(k.get('bzimage_bytes'), k.get('boot_to_init_icount_s'), k.get('sloc')) for k in d['kernels']]")" \
+		"$(jget "$T/$n-again/report.json" "[(k.get('bzimage_bytes'), k.get('boot_to_init_icount_s'), k.get('sloc')) for k in d['kernels']]")"
+	echo "# $n again: $(cat "$T/$n-again.secs") s (the target: 5 s)"
+}
+
 # 1. ls /: the smallest, and the report's figures
 "$KF" -q -o "$T/ls.json" --report /dev/null -- ls / >/dev/null
 if case_on ls; then
@@ -61,6 +76,7 @@ if case_on ls; then
 	eq "ls: beside it Debian's and tinyconfig's, each with figures or why not" "3 True" \
 		"$(jget "$T/ls/report.json" "len(d['kernels']), all('bzimage_bytes' in k or 'unavailable' in k for k in d['kernels'])")"
 	sed 's/^/# /' "$T/ls/report.text"
+	again ls "$T/ls.json"
 fi
 
 # 2. the user's own initramfs: a static /init, cpio | gzip, booted by the tailored kernel as the issue says
