@@ -161,6 +161,45 @@ static void remove_tree(const char *path)
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Each entry under dfd (closed here) given to uid:gid, links themselves, never what they name. */
+static int give_at(int dfd, uid_t uid, gid_t gid, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	int rc = 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fchownat(dirfd(d), e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -1;
+		struct stat st;
+		if (rc == 0 && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+			int sub = depth < 64
+				      ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				      : -1;
+			rc = sub < 0 ? -1 : give_at(sub, uid, gid, depth + 1);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * A tree root alone wrote (an older kfootprint's build, made as root) given to the build user, to carry on
+ * with; what cannot be given is removed, to be built again.
+ */
+static void give_tree(const char *path, const struct tl_builder *b)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, b->uid, b->gid) < 0 || give_at(dup(fd), b->uid, b->gid, 0) < 0)
+		remove_tree(path);
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * The cache's own directory (the cache, build/, src/, kernels/): made, and when it is root's and the build user
  * runs as another, opened to passing through (0711: a cache made by an older kfootprint was 0700).
@@ -461,6 +500,8 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 		struct stat st;
 		if (outputs_complete(k)) {
 			k->built = k->cached = true;
+		} else if (lstat(k->dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && bu.drop) {
+			give_tree(k->dir, &bu); /* an older kfootprint's unfinished build, as root: carried on */
 		} else if (lstat(k->dir, &st) == 0 && (st.st_uid != bu.uid || !S_ISDIR(st.st_mode))) {
 			remove_tree(k->dir); /* another user's, unfinished: begun again as the build user's */
 		}

@@ -39,8 +39,8 @@ bzImage:
 	echo not-an-elf >$(O)/vmlinux
 EOM
 "$KF" -q -b ptrace -o "$T/true.json" --report /dev/null -- true || not_ok "tailor_privilege: recording true"
-run() { # NAME FAKE: tailor with its own cache; stderr in $T/NAME.err
-	FAKE=$2 KF_GUEST_CACHE=/nonexistent KF_TAILOR_CACHE=$T/cache-$1 "$KF" tailor -o "$T/out-$1" --timeout 20 \
+run() { # NAME FAKE [CACHE]: tailor with its own cache (or CACHE's); stderr in $T/NAME.err
+	FAKE=$2 KF_GUEST_CACHE=/nonexistent KF_TAILOR_CACHE=$T/cache-${3:-$1} "$KF" tailor -o "$T/out-$1" --timeout 20 \
 		--kernel-src "$tree" "$T/true.json" >/dev/null 2>"$T/$1.err"
 	echo $? >"$T/$1.rc"
 }
@@ -64,6 +64,19 @@ eq "root took the outputs out of the build, as its own files" "0 0 0 0" \
 	"$(stat -c %u "$k/bzImage" "$k/vmlinux" "$k/.config" "$k/.kf-complete" | tr '\n' ' ' | sed 's/ $//')"
 eq "... the bzImage as the build wrote it" "not-a-kernel" "$(cat "$k/bzImage")"
 check "a garbage bzImage is a re-test that fails, not a crash" sh -c "test \"\$(cat '$T/plain.rc')\" = 1"
+
+# a cache an older kfootprint made as root: an unfinished build is given to the build user and carried on; a
+# complete one is taken as it is
+key=$(basename "$b")
+rm -rf "$k" && chown -R 0:0 "$b" && touch "$b/made-by-root"
+run older-unfinished plain plain
+eq "an older root build, unfinished: given to the build user, carried on" "$buid $buid plain" \
+	"$(stat -c %u "$b" "$b/made-by-root" | tr '\n' ' ')plain"
+check "... and built: its outputs taken" test -s "$k/bzImage"
+rm -rf "$k" && chown -R 0:0 "$b" && touch "$b/.kf-complete" && rm -f "$b/who.uid"
+run older-complete plain plain
+check "an older root build, complete: its outputs taken, make not run again" sh -c \
+	"test -s '$k/bzImage' && test ! -e '$b/who.uid'"
 
 for fake in link dirlink; do
 	run "$fake" "$fake"
