@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // The kernel builder (kbuild.h): conf judges the fragment, the .config it makes names the build directory, make
-// builds there. A build directory is complete when .kf-complete is in it; one without it (an interrupted or
-// failed build) is built on by the next run with the same configuration, as make does.
+// builds there. A build is complete when root has taken its outputs and written kernels/KEY/.kf-complete; one
+// without it (an interrupted or failed build) is built on by the next run with the same configuration, as make
+// does.
 //
 // Privilege: the tree's code (conf, make, its scripts and host programs) runs as the build user (spawn.h) in a
 // build directory of its own; the cache's own directories, the locks, the marker of a complete build and the
