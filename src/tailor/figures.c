@@ -124,6 +124,20 @@ void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinu
 
 void tl_figures_sloc(struct tl_figures *f, const char *src, const char *config)
 {
+	/* the same .config on the same tree (its path and Makefile): the same inventory, kept from a run before */
+	char key[65], *mk = src ? xasprintf("%s/Makefile", src) : NULL;
+	const char *files[] = {config, mk, NULL}, *words[] = {"compiled files and SLOC", src, NULL};
+	bool keyed = src && config && tl_boot_key(files, words, key) == 0;
+	free(mk);
+	size_t len;
+	char *kept = keyed ? tl_boot_get(key, "sloc", &len) : NULL;
+	int have = 0;
+	if (kept && sscanf(kept, "%zu %ld %d", &f->files, &f->sloc, &have) == 3) {
+		f->have_sloc = have;
+		free(kept);
+		return;
+	}
+	free(kept);
 	struct inv_sources is = {.kernel_src = src, .config = config};
 	struct inventory *inv = src && config ? inv_build(&is) : NULL;
 	if (!inv)
@@ -134,6 +148,11 @@ void tl_figures_sloc(struct tl_figures *f, const char *src, const char *config)
 			f->sloc += inv->files[i].sloc;
 	f->have_sloc = !inv->no_sloc;
 	inv_free(inv);
+	if (keyed) {
+		char *v = xasprintf("%zu %ld %d\n", f->files, f->sloc, f->have_sloc ? 1 : 0);
+		tl_boot_put(key, "sloc", v, strlen(v));
+		free(v);
+	}
 }
 
 void tl_figures_release(struct tl_figures *f)
