@@ -102,7 +102,7 @@ int tl_baseline_tiny(struct tl_ctx *x, struct tl_figures *f, const char *initrd,
 		rc = tl_kernel_build(&k, x->cache, x->jobs, x->cache_max);
 	if (rc == 0) {
 		char *bz = tl_kernel_file(&k, "arch/x86/boot/bzImage"), *vml = tl_kernel_file(&k, "vmlinux");
-		char *cfg = xasprintf("%s/.config", k.dir);
+		char *cfg = tl_kernel_file(&k, ".config");
 		tl_figures_of(f, bz, vml, cfg, initrd, dir);
 		tl_figures_sloc(f, x->src, cfg);
 		free(bz);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 // The kernel builder (kbuild.h): conf judges the fragment, the .config it makes names the build directory, make
-// builds there. A build directory is complete when .kf-complete is in it; one without it (an interrupted or
-// failed build) is built on by the next run with the same configuration, as make does.
+// builds there. A build is complete when root has taken its outputs and written kernels/KEY/.kf-complete; one
+// without it (an interrupted or failed build) is built on by the next run with the same configuration, as make
+// does.
+//
+// Privilege: the tree's code (conf, make, its scripts and host programs) runs as the build user (spawn.h) in a
+// build directory of its own; the cache's own directories, the locks, the marker of a complete build and the
+// outputs root takes out of a build (kernels/KEY: bzImage, vmlinux, .config, each a regular file reached without
+// a link) are root's. The build user can spoil only its own builds, never make root read or write elsewhere.
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,13 +31,21 @@
 
 #define COMPLETE ".kf-complete"
 
+/* A build's outputs that root takes: the path in the build directory, the name in kernels/KEY. */
+static const struct {
+	const char *rel, *name;
+} outputs[] = {{"arch/x86/boot/bzImage", "bzImage"}, {"vmlinux", "vmlinux"}, {".config", ".config"}};
+
 char *tl_cache_dir(void)
 {
 	const char *e = getenv("KF_TAILOR_CACHE");
 	return xstrdup(e && *e ? e : "/var/cache/kfootprint/tailor");
 }
 
-/* mkdir -p, each level 0700 when new; an existing one must be a directory of ours, not a link. */
+/*
+ * mkdir -p, each level 0711 when new (the build user passes through to its directories, lists and writes
+ * none); an existing one must be a directory, not a link.
+ */
 static int make_dirs(const char *path)
 {
 	char *p = xstrdup(path);
@@ -41,7 +55,7 @@ static int make_dirs(const char *path)
 		char c = *s;
 		*s = '\0';
 		struct stat st;
-		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+		if (mkdir(p, 0711) < 0 && errno != EEXIST) {
 			int rc = perror_msg("tailor: cannot create '%s'", p);
 			free(p);
 			return rc;
@@ -78,9 +92,53 @@ static char *read_text(const char *path)
 	return strbuf_detach(&sb);
 }
 
+/* A file of the build user's, read by root: a regular file under dir, no link on the way (tl_open_inside). */
+static char *read_inside(const char *dir, const char *rel)
+{
+	int fd = tl_open_inside(dir, rel);
+	if (fd < 0)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(&sb, buf, (size_t)n);
+	close(fd);
+	if (n < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* rel under the build directory dir (read as read_inside does) copied to path, root's, whole or not at all. */
+static int take_output(const char *dir, const char *rel, const char *path)
+{
+	int in = tl_open_inside(dir, rel);
+	if (in < 0)
+		return perror_msg("tailor: the build's '%s' (a regular file, reached without a link)", rel);
+	char *tmp = xasprintf("%s.tmp", path);
+	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	char buf[65536];
+	ssize_t n = 0;
+	int rc = out < 0 ? -1 : 0;
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (n < 0)
+		rc = -1;
+	if ((out >= 0 && close(out) < 0) || rc < 0 || rename(tmp, path) < 0) {
+		rc = perror_msg("tailor: cannot write '%s'", path);
+		unlink(tmp);
+	}
+	close(in);
+	free(tmp);
+	return rc;
+}
+
 static int write_text(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return perror_msg("tailor: cannot write '%s'", path);
 	size_t n = strlen(text);
@@ -102,6 +160,90 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 static void remove_tree(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Each entry under dfd (closed here) given to uid:gid, links themselves, never what they name. */
+static int give_at(int dfd, uid_t uid, gid_t gid, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	int rc = 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fchownat(dirfd(d), e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -1;
+		struct stat st;
+		if (rc == 0 && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+			int sub = depth < 64
+				      ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				      : -1;
+			rc = sub < 0 ? -1 : give_at(sub, uid, gid, depth + 1);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * A tree root alone wrote (an older kfootprint's build, made as root) given to the build user, to carry on
+ * with; what cannot be given is removed, to be built again.
+ */
+static void give_tree(const char *path, const struct tl_builder *b)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, b->uid, b->gid) < 0 || give_at(dup(fd), b->uid, b->gid, 0) < 0)
+		remove_tree(path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The cache's own directory (the cache, build/, src/, kernels/): made, and when it is root's and the build user
+ * runs as another, opened to passing through (0711: a cache made by an older kfootprint was 0700).
+ */
+static int cache_dir(const char *path, const struct tl_builder *b)
+{
+	if (make_dirs(path) < 0)
+		return -1;
+	struct stat st;
+	if (b->drop && lstat(path, &st) == 0 && st.st_uid == 0 && (st.st_mode & 0011) != 0011 &&
+	    chmod(path, (st.st_mode & 07777) | 0111) < 0)
+		return perror_msg("tailor: '%s'", path);
+	return 0;
+}
+
+/* A directory the build user writes in: made its own; one another user owns (an older run's) is made anew. */
+static int builder_dir(const char *path, const struct tl_builder *b)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || st.st_uid != b->uid || st.st_gid != b->gid))
+		remove_tree(path);
+	if ((mkdir(path, 0755) < 0 && errno != EEXIST) || lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return perror_msg("tailor: cannot create '%s'", path);
+	if ((st.st_uid != b->uid || st.st_gid != b->gid) && lchown(path, b->uid, b->gid) < 0)
+		return perror_msg("tailor: cannot give '%s' to the build user %s", path, b->name);
+	return 0;
+}
+
+/* The tree is the build user's to read, never to write: a tree it cannot read (under /root, 0700) is said. */
+static int builder_reads(const struct tl_builder *b, const char *src)
+{
+	if (!b->drop)
+		return 0;
+	char *mk = xasprintf("%s/Makefile", src);
+	int e = tl_builder_access(b, mk);
+	free(mk);
+	if (e) {
+		errno = e;
+		return perror_msg("tailor: the build user %s cannot read the tree '%s' (a directory above it is closed "
+				  "to it, as /root is): give --kernel-src a tree it can read, or KF_TAILOR_USER",
+				  b->name, src);
+	}
+	return 0;
 }
 
 /* "6.1.192" from VERSION, PATCHLEVEL and SUBLEVEL of the top Makefile; NULL when it is not a kernel tree. */
@@ -148,14 +290,19 @@ char *tl_source(const char *srcdir, const char *cache)
 	char *dir = xasprintf("%s/src", cache), *tree = xasprintf("%s/linux-source-6.1", dir);
 	char *done = xasprintf("%s/" COMPLETE, tree), *lock = xasprintf("%s/.lock", dir);
 	int fd = -1;
-	if (access(done, F_OK) == 0)
+	if (access(done, F_OK) == 0) {
+		struct tl_builder b;
+		if (tl_builder_get(&b) < 0 || cache_dir(cache, &b) < 0 || cache_dir(dir, &b) < 0)
+			goto fail;
 		goto out;
+	}
 	if (access(tarball, R_OK) < 0) {
 		perror_msg("tailor: no kernel tree given and '%s' cannot be read (apt-get install linux-source-6.1)",
 			   tarball);
 		goto fail;
 	}
-	if (make_dirs(dir) < 0)
+	struct tl_builder b;
+	if (tl_builder_get(&b) < 0 || cache_dir(cache, &b) < 0 || cache_dir(dir, &b) < 0)
 		goto fail;
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
@@ -168,8 +315,10 @@ char *tl_source(const char *srcdir, const char *cache)
 		remove_tree(tmp);
 		remove_tree(tree);
 		fprintf(stderr, "kfootprint: tailor: extracting %s (once)\n", tarball);
-		char *argv[] = {"tar", "-xJf", (char *)tarball, "-C", tmp, NULL};
-		int rc = mkdir(tmp, 0700) < 0 ? -1 : tl_spawn(argv, 2, NULL, NULL);
+		/* Debian's own package's file, unpacked by root: owned by root, so the build user only reads it */
+		char *argv[] = {"tar", "--no-same-owner", "--no-same-permissions", "-xJf", (char *)tarball, "-C", tmp,
+				NULL};
+		int rc = mkdir(tmp, 0711) < 0 ? -1 : tl_spawn(argv, 2, NULL, NULL);
 		char *inner = xasprintf("%s/linux-source-6.1", tmp);
 		if (rc != 0 || rename(inner, tree) < 0 || write_text(done, "") < 0) {
 			error("tailor: extracting '%s' failed%s", tarball, rc > 0 ? " (tar said why above)" : "");
@@ -260,6 +409,33 @@ static void tail_log(const char *path, int lines)
 	free(text);
 }
 
+/*
+ * The build directory of a configuration that an older kfootprint built as root: its outputs are root's own
+ * work, taken as they are (kernels/KEY); then the directory is the build user's, as a new one would be.
+ */
+static bool outputs_complete(const struct tl_kernel *k)
+{
+	char *done = xasprintf("%s/" COMPLETE, k->out);
+	struct stat st;
+	bool ok = stat(done, &st) == 0;
+	if (ok)
+		utimensat(AT_FDCWD, done, NULL, 0); /* lately used: the last to be pruned */
+	free(done);
+	return ok;
+}
+
+static int take_outputs(struct tl_kernel *k);
+
+static void adopt_root_build(struct tl_kernel *k, const struct tl_builder *b)
+{
+	struct stat st;
+	char *old = xasprintf("%s/" COMPLETE, k->dir);
+	if (b->drop && lstat(k->dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && lstat(old, &st) == 0 &&
+	    take_outputs(k) == 0)
+		debug("tailor: %s: a build made as root, its outputs taken", k->dir);
+	free(old);
+}
+
 int tl_kernel_config(const char *src, const char *cache, const char *fragment, struct tl_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -267,19 +443,25 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 	k->version = tree_version(src);
 	if (!k->version)
 		return error("tailor: '%s': not a kernel tree (no Makefile with VERSION)", src);
-	char *builds = xasprintf("%s/build", cache);
-	if (make_dirs(builds) < 0) {
+	struct tl_builder bu;
+	if (tl_builder_get(&bu) < 0 || builder_reads(&bu, src) < 0)
+		return -1;
+	char *builds = xasprintf("%s/build", cache), *kernels = xasprintf("%s/kernels", cache);
+	if (cache_dir(cache, &bu) < 0 || cache_dir(builds, &bu) < 0 || cache_dir(kernels, &bu) < 0) {
 		free(builds);
+		free(kernels);
 		return -1;
 	}
 	char tmpl[PATH_MAX];
 	snprintf(tmpl, sizeof(tmpl), "%s/conf.XXXXXX", builds);
-	if (!mkdtemp(tmpl)) {
-		int rc = perror_msg("tailor: cannot create a directory in '%s'", builds);
+	if (!mkdtemp(tmpl) || lchown(tmpl, bu.uid, bu.gid) < 0 || chmod(tmpl, 0755) < 0) {
+		int rc = perror_msg("tailor: cannot create a directory in '%s' for the build user", builds);
 		free(builds);
+		free(kernels);
 		return rc;
 	}
-	char *frag = xasprintf("%s/fragment", tmpl), *log = xasprintf("%s/kconfig.log", tmpl);
+	/* the log is root's, out of the build user's reach: root reads it back (its tail, on a failure) */
+	char *frag = xasprintf("%s/fragment", tmpl), *log = xasprintf("%s/kconfig-%d.log", kernels, (int)getpid());
 	char *cfg = xasprintf("%s/.config", tmpl), *kdir = xasprintf("%s/kconfig-%s", cache, k->version);
 	char *out = xasprintf("O=%s", kdir), *all = xasprintf("KCONFIG_ALLCONFIG=%s", frag);
 	char *kcfg = xasprintf("KCONFIG_CONFIG=%s", cfg), *klock = xasprintf("%s.lock", kdir);
@@ -289,12 +471,14 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 	 * KCONFIG_CONFIG says: a configuration then takes a second, not the twenty of building conf again.
 	 */
 	int kfd = rc < 0 ? -1 : open(klock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (rc == 0 && (kfd < 0 || flock(kfd, LOCK_EX) < 0 || make_dirs(kdir) < 0))
+	if (rc == 0 && (kfd < 0 || flock(kfd, LOCK_EX) < 0))
 		rc = perror_msg("tailor: '%s'", klock);
+	if (rc == 0 && builder_dir(kdir, &bu) < 0)
+		rc = -1;
 	if (rc == 0) {
-		int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 		char *argv[] = {"make", "-s", "-C", (char *)src, out, kcfg, all, "allnoconfig", NULL};
-		int st = tl_spawn(argv, lfd, NULL, NULL);
+		int st = tl_spawn_as(&bu, argv, lfd, NULL, NULL);
 		if (lfd >= 0)
 			close(lfd);
 		if (st != 0 && log_says_full(log, kdir)) {
@@ -304,28 +488,33 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 			rc = error("tailor: the tree's kconfig failed on the fragment (make allnoconfig: status %d):",
 				   st);
 			tail_log(log, 15);
-		} else if (!(k->config = read_text(cfg))) {
+		} else if (!(k->config = read_inside(tmpl, ".config"))) {
 			rc = perror_msg("tailor: no .config from kconfig in '%s'", tmpl);
 		}
 	}
 	if (rc == 0) {
 		key_of(k, k->key);
 		k->dir = xasprintf("%s/%s", builds, k->key);
-		char *done = xasprintf("%s/" COMPLETE, k->dir);
+		k->out = xasprintf("%s/%s", kernels, k->key);
+		if (!outputs_complete(k))
+			adopt_root_build(k, &bu);
 		struct stat st;
-		if (stat(done, &st) == 0) {
+		if (outputs_complete(k)) {
 			k->built = k->cached = true;
-			utimensat(AT_FDCWD, done, NULL, 0); /* lately used: the last to be pruned */
-		} else if (lstat(k->dir, &st) < 0 && rename(tmpl, k->dir) < 0) {
-			rc = perror_msg("tailor: cannot create '%s'", k->dir);
+		} else if (lstat(k->dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && bu.drop) {
+			give_tree(k->dir, &bu); /* an older kfootprint's unfinished build, as root: carried on */
+		} else if (lstat(k->dir, &st) == 0 && (st.st_uid != bu.uid || !S_ISDIR(st.st_mode))) {
+			remove_tree(k->dir); /* another user's, unfinished: begun again as the build user's */
 		}
+		if (!k->built && lstat(k->dir, &st) < 0 && rename(tmpl, k->dir) < 0)
+			rc = perror_msg("tailor: cannot create '%s'", k->dir);
 		/* else an unfinished build of the same configuration: make carries on with it */
-		free(done);
 	}
 	if (kfd >= 0)
 		close(kfd);
 	if (access(tmpl, F_OK) == 0)
 		remove_tree(tmpl);
+	unlink(log);
 	free(frag);
 	free(log);
 	free(cfg);
@@ -335,6 +524,25 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 	free(kcfg);
 	free(klock);
 	free(builds);
+	free(kernels);
+	return rc;
+}
+
+/* Root takes the build's outputs into k->out, then marks it complete there, where the build user cannot write. */
+static int take_outputs(struct tl_kernel *k)
+{
+	if (make_dirs(k->out) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		char *to = xasprintf("%s/%s", k->out, outputs[i].name);
+		int rc = take_output(k->dir, outputs[i].rel, to);
+		free(to);
+		if (rc < 0)
+			return -1;
+	}
+	char *done = xasprintf("%s/" COMPLETE, k->out);
+	int rc = write_text(done, k->version);
+	free(done);
 	return rc;
 }
 
@@ -409,7 +617,8 @@ static void prune(const char *cache, const char *keep, uint64_t max)
 		/* build directories only: not the locks beside them, nor a conf.* of a run under way */
 		if (strlen(e->d_name) != 16 || strspn(e->d_name, "0123456789abcdef") != 16)
 			continue;
-		char *path = xasprintf("%s/%s", builds, e->d_name), *done = xasprintf("%s/" COMPLETE, path);
+		char *path = xasprintf("%s/%s", builds, e->d_name);
+		char *done = xasprintf("%s/kernels/%s/" COMPLETE, cache, e->d_name);
 		struct stat st;
 		time_t used = stat(done, &st) == 0 ? st.st_mtime : 0;
 		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -429,6 +638,9 @@ static void prune(const char *cache, const char *keep, uint64_t max)
 			break;
 		debug("tailor: pruning %s (%llu MB)", u[old].path, (unsigned long long)(u[old].bytes >> 20));
 		remove_tree(u[old].path);
+		char *kout = xasprintf("%s/kernels/%s", cache, strrchr(u[old].path, '/') + 1);
+		remove_tree(kout);
+		free(kout);
 		total -= u[old].bytes;
 		free(u[old].path);
 		u[old].path = NULL;
@@ -446,21 +658,25 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 	int rc = 0;
 	char *lock = xasprintf("%s.lock", k->dir);
 	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct tl_builder bu;
 	if (lfd < 0 || flock(lfd, LOCK_EX) < 0) {
 		rc = perror_msg("tailor: '%s'", lock);
 		goto out;
 	}
-	char *done = xasprintf("%s/" COMPLETE, k->dir);
-	if (access(done, F_OK) == 0) {
+	if (outputs_complete(k)) {
 		k->built = true; /* another run built it while this one waited */
+	} else if (tl_builder_get(&bu) < 0 || builder_reads(&bu, k->src) < 0 || make_dirs(k->out) < 0) {
+		rc = -1;
 	} else {
-		char *log = xasprintf("%s/build.log", k->dir), *out = xasprintf("O=%s", k->dir);
+		/* the log in root's k->out: the build user could make one in its directory a link to anywhere */
+		char *log = xasprintf("%s/build.log", k->out), *out = xasprintf("O=%s", k->dir);
 		char *j = xasprintf("-j%u", jobs ? jobs : 1);
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
 		struct progress p = {.tty = isatty(2), .start = time(NULL)};
-		fprintf(stderr, "kfootprint: tailor: building Linux %s in %s (log: build.log)\n", k->version, k->dir);
+		fprintf(stderr, "kfootprint: tailor: building Linux %s in %s as %s (log: %s)\n", k->version, k->dir,
+			bu.name, log);
 		char *argv[] = {"make", "-C", k->src, out, j, "bzImage", NULL};
-		int st = tl_spawn(argv, fd, on_make_line, &p);
+		int st = tl_spawn_as(&bu, argv, fd, on_make_line, &p);
 		if (p.tty)
 			fprintf(stderr, "\r\033[K");
 		if (fd >= 0)
@@ -470,7 +686,7 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 		} else if (st != 0) {
 			rc = error("tailor: make bzImage failed (status %d), the log's last lines:", st);
 			tail_log(log, 20);
-		} else if (write_text(done, k->version) < 0) {
+		} else if (take_outputs(k) < 0) {
 			rc = -1;
 		} else {
 			k->built = true;
@@ -479,7 +695,6 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 		free(out);
 		free(j);
 	}
-	free(done);
 	prune(cache, k->dir, max_bytes);
 out:
 	if (lfd >= 0)
@@ -492,6 +707,9 @@ out:
 
 char *tl_kernel_file(const struct tl_kernel *k, const char *rel)
 {
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		if (!strcmp(rel, outputs[i].rel))
+			return xasprintf("%s/%s", k->out, outputs[i].name);
 	return xasprintf("%s/%s", k->dir, rel);
 }
 
@@ -500,6 +718,7 @@ void tl_kernel_release(struct tl_kernel *k)
 	free(k->src);
 	free(k->version);
 	free(k->dir);
+	free(k->out);
 	free(k->config);
 	memset(k, 0, sizeof(*k));
 }

@@ -15,7 +15,8 @@
 struct tl_kernel {
 	char *src;     /* the tree, absolute */
 	char *version; /* "6.1.192" from its Makefile */
-	char *dir;     /* the build directory: <cache>/build/<hash> */
+	char *dir;     /* the build directory: <cache>/build/<hash>, the build user's */
+	char *out;     /* its outputs as root took them: <cache>/kernels/<hash>, root's */
 	char key[17];  /* the first 16 hex digits of the hash */
 	char *config;  /* the .config text that conf made of the fragment */
 	bool built;    /* dir holds a complete build (bzImage, vmlinux) */
@@ -24,8 +25,9 @@ struct tl_kernel {
 };
 
 /*
- * The cache directory: $KF_TAILOR_CACHE, else /var/cache/kfootprint/tailor (kfootprint runs as root; the
- * directory is made root's, 0700). malloc'd.
+ * The cache directory: $KF_TAILOR_CACHE, else /var/cache/kfootprint/tailor. Its own directories are root's and
+ * 0711 (the build user passes through, cannot list nor write); only the build directories and conf's are the build
+ * user's (spawn.h), who runs conf and make. malloc'd.
  */
 char *tl_cache_dir(void);
 
@@ -49,7 +51,11 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
  */
 int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint64_t max_bytes);
 
-/* k->dir/arch/x86/boot/bzImage and k->dir/vmlinux, malloc'd. */
+/*
+ * A build's outputs, as root took them out of k->dir (regular files, no link on the way) into k->out:
+ * "arch/x86/boot/bzImage", "vmlinux" and ".config" name k->out's bzImage, vmlinux and .config. Any other rel is
+ * k->dir's own file, which the build user could have made anything: read it with tl_open_inside(). malloc'd.
+ */
 char *tl_kernel_file(const struct tl_kernel *k, const char *rel);
 void tl_kernel_release(struct tl_kernel *k);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "footprint/footprint.h"
+#include "tailor/bootcache.h"
 #include "tailor/initramfs.h"
 #include "tailor/kbuild.h"
 #include "tailor/round.h"
@@ -168,6 +169,58 @@ static bool same_bytes(const char *a, const char *b)
 	return same;
 }
 
+/* The key of a reference run: Debian's kernel, the initramfs (which holds the command), the bound. */
+static bool reference_key(const char *bzimage, const char *initrd, unsigned timeout_s, char key[65])
+{
+	char *t = xasprintf("reference run, timeout %u", timeout_s);
+	const char *files[] = {bzimage, initrd, NULL}, *words[] = {t, NULL};
+	bool ok = tl_boot_key(files, words, key) == 0;
+	free(t);
+	return ok;
+}
+
+/* A reference run of the same inputs kept: its stdout written where a run's would be, its exit status. */
+static bool reference_kept(struct tl_work *w, const char *bzimage, const char *initrd, const char *dir,
+			   unsigned timeout_s)
+{
+	char key[65];
+	size_t nout, nexit;
+	if (!reference_key(bzimage, initrd, timeout_s, key))
+		return false;
+	char *out = tl_boot_get(key, "stdout", &nout), *ex = tl_boot_get(key, "exit", &nexit);
+	bool ok = out && ex;
+	if (ok) {
+		char *path = xasprintf("%s/retest.stdout", dir);
+		FILE *f = fopen(path, "we");
+		ok = f && fwrite(out, 1, nout, f) == nout;
+		if ((f && fclose(f) != 0) || !ok) {
+			unlink(path);
+			free(path);
+			ok = false;
+		} else {
+			w->ref_stdout = path;
+			w->ref_exit = atoi(ex);
+		}
+	}
+	free(out);
+	free(ex);
+	return ok;
+}
+
+static void reference_keep(const struct tl_work *w, const char *bzimage, const char *initrd, unsigned timeout_s,
+			   const char *stdout_path, int exit_code)
+{
+	char key[65];
+	struct strbuf sb = STRBUF_INIT;
+	if (reference_key(bzimage, initrd, timeout_s, key) && read_file(stdout_path, &sb) == 0) {
+		char *ex = xasprintf("%d\n", exit_code);
+		tl_boot_put(key, "stdout", sb.buf ? sb.buf : "", sb.len);
+		tl_boot_put(key, "exit", ex, strlen(ex)); /* last: no exit, no entry */
+		free(ex);
+	}
+	strbuf_release(&sb);
+}
+
 void tl_reference(struct tl_ctx *x, const char *bzimage)
 {
 	for (size_t i = 0; i < x->nwork; i++) {
@@ -179,9 +232,14 @@ void tl_reference(struct tl_ctx *x, const char *bzimage)
 		    .bzimage = bzimage, .initrd = initrd, .dir = dir, .timeout_s = x->timeout_s, .mem_mb = 512};
 		fprintf(stderr, "kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s)\n", w->argv[0],
 			bzimage);
-		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0) {
+		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0 &&
+		    reference_kept(w, bzimage, initrd, dir, x->timeout_s)) {
+			fprintf(stderr, "kfootprint: tailor: the reference run: kept from an earlier boot of the same "
+					"kernel, initramfs and command\n");
+		} else if (w->ref_stdout == NULL && access(initrd, R_OK) == 0) {
 			tl_retest_run(&r);
 			if (r.ended) {
+				reference_keep(w, bzimage, initrd, x->timeout_s, r.stdout_path, r.exit_code);
 				w->ref_stdout = xstrdup(r.stdout_path);
 				w->ref_exit = r.exit_code;
 			} else {
