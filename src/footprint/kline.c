@@ -176,8 +176,11 @@ static int read_json(struct loader *ld)
 	return ld_skip_value(ld);
 }
 
+extern const struct trace_recorder trace_recorder_kcov; /* trace/kcov.c */
+
 const struct fp_kind fp_kind_klines = {
     .member = "kernel_lines",
+    .recorder = &trace_recorder_kcov,
     .release = release,
     .merge = merge,
     .write_json = write_json,
