@@ -41,9 +41,9 @@ modes = [
     ("ptrace", lambda c: [kf, "-q", "-b", "ptrace", "--report", "/dev/null", "-o", tmp + "/p.json", "--"] + c),
     ("kcov", lambda c: [kf, "-q", "-b", "ptrace", "--kernel-lines", "--kernel-lines-pcs", tmp + "/k.pcs", "--report",
                         "/dev/null", "-o", tmp + "/k.json", "--"] + c),
-    ("graph", lambda c: [kf, "-q", "--kernel-functions=graph", "--report", "/dev/null", "-o", tmp + "/g.json", "--"] + c),
+    ("kfuncs", lambda c: [kf, "-q", "--kernel-functions", "--report", "/dev/null", "-o", tmp + "/g.json", "--"] + c),
 ]
-print("%-36s %10s %10s %10s %10s %8s %8s %8s" % ("workload", "untraced", "ptrace", "kcov", "graph", "kcov/u", "kcov/pt", "kcov/gr"))
+print("%-36s %10s %10s %10s %10s %8s %8s %8s" % ("workload", "untraced", "ptrace", "kcov", "kfuncs", "kcov/u", "kcov/pt", "kcov/kf"))
 for name, cmd in workloads:
     run(cmd)
     t = {}
@@ -51,7 +51,7 @@ for name, cmd in workloads:
         t[m] = statistics.median(run(f(cmd)) for _ in range(reps))
     pcs = sum(1 for l in open(tmp + "/k.pcs") if l.startswith("pc "))
     print("%-36s %9.3fs %9.3fs %9.3fs %9.3fs %7.1fx %7.2fx %7.2fx  (%d distinct PCs)" % (
-        name, t["untraced"], t["ptrace"], t["kcov"], t["graph"], t["kcov"] / max(t["untraced"], 1e-6),
-        t["kcov"] / t["ptrace"], t["kcov"] / t["graph"], pcs))
+        name, t["untraced"], t["ptrace"], t["kcov"], t["kfuncs"], t["kcov"] / max(t["untraced"], 1e-6),
+        t["kcov"] / t["ptrace"], t["kcov"] / t["kfuncs"], pcs))
 subprocess.run(["rm", "-rf", tmp])
 PY
