@@ -210,7 +210,7 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		if (asked < 0)
 			return -1;
 		o->kinds_asked[k] = asked > 0;
-		if (asked > 0 && r->syscall_exit)
+		if (asked > 0 && (r->syscall_exit || r->task_new))
 			o->stops = r;
 	}
 	if (strcmp(o->backend, "auto") && !backend_find(o->backend))

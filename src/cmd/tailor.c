@@ -25,7 +25,7 @@
 #include "util/xalloc.h"
 
 struct tailor_opts {
-	const char *output, *kernel_src, *rounds, *jobs, *timeout, *without;
+	const char *output, *kernel_src, *rounds, *jobs, *timeout, *without, *measure, *config;
 };
 
 #define T struct tailor_opts
@@ -39,6 +39,10 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "timeout", T, timeout, "SECS", "end a guest after SECS (default 300)"),
     OPT_STRING(0, "without", T, without, "OPT,...",
 	       "leave these needed options out of round 1, to see the re-test find them (CONFIG_ omitted)"),
+    OPT_STRING(0, "measure", T, measure, "kcov|gcov",
+	       "no re-test: build the measurement kernel of the tailored .config in -o DIR (or --config, or the "
+	       "baselet) with kcov or gcov, debugfs, DWARF and function_graph, into DIR/measure-METHOD"),
+    OPT_STRING(0, "config", T, config, "FILE", "--measure: the .config to add the measurement options to"),
     OPT_VERBOSE("diagnostics (-v)"),
     OPT_HELP(),
     OPT_END(),
@@ -300,6 +304,16 @@ static int cmd_tailor(int argc, char **argv)
 	    (o.jobs && parse_ulong("--jobs", o.jobs, 1, 1024, &jobs) < 0) ||
 	    (o.timeout && parse_ulong("--timeout", o.timeout, 5, 86400, &timeout) < 0))
 		return 1;
+	if (o.config && !o.measure)
+		return error("tailor: --config is the base of --measure: give --measure kcov|gcov"), 1;
+	if (o.measure) {
+		if (!o.output)
+			return error("tailor: no output directory: give -o DIR"), 1;
+		if (i < dash || cmd)
+			return error("tailor: --measure builds a kernel only: no footprint, no command"), 1;
+		struct tl_measure m = {o.measure, o.output, o.config, o.kernel_src, (unsigned)jobs};
+		return tl_measure(&m) < 0;
+	}
 	if (i >= dash)
 		return error("tailor: no footprint: see 'kfootprint tailor --help'"), 1;
 	int nfiles = dash - i;
@@ -419,7 +433,8 @@ const struct kf_command kf_cmd_tailor = {
     .name = "tailor",
     .fn = cmd_tailor,
     .summary = "build the kernel a footprint needs, boot it under QEMU, re-run the workload, compare",
-    .synopsis = "kfootprint tailor -o DIR [OPTIONS] FOOTPRINT.json... [-- COMMAND [ARG...]]",
+    .synopsis = "kfootprint tailor -o DIR [OPTIONS] FOOTPRINT.json... [-- COMMAND [ARG...]]\n"
+		"       kfootprint tailor -o DIR --measure kcov|gcov [--config FILE]",
     .description = "Closes the options the footprint needs (and the baselet QEMU x86_64 boots with) over the "
 		   "tree's Kconfig, builds\nthe kernel with the tree's own kconfig and make (cached by "
 		   "configuration), boots it with an initramfs of\nthe workload's own files, re-runs the "
@@ -427,5 +442,6 @@ const struct kf_command kf_cmd_tailor = {
 		   "and fails now adds the options its mapping names, for the next round.",
     .options = options,
     .opts_size = sizeof(struct tailor_opts),
-    .examples = "  kfootprint -o ls.json -- ls /     then\n  kfootprint tailor -o out ls.json\n",
+    .examples = "  kfootprint -o ls.json -- ls /     then\n  kfootprint tailor -o out ls.json\n"
+		"  kfootprint tailor -o out --measure kcov   the measurement kernel of out/.config\n",
 };

@@ -627,11 +627,13 @@ static int read_json(struct loader *ld)
 }
 
 /* The kind's parts in the stages above the model (declared there; an incomplete type is all a row needs). */
-extern const struct kind_annotator klmap_annotator; /* kmap/klmap.c */
-extern const struct kind_report klines_report;	    /* report/kline.c */
+extern const struct trace_recorder trace_recorder_kcov; /* trace/kcov.c */
+extern const struct kind_annotator klmap_annotator;	/* kmap/klmap.c */
+extern const struct kind_report klines_report;		/* report/kline.c */
 
 const struct fp_kind fp_kind_klines = {
     .member = "kernel_lines",
+    .recorder = &trace_recorder_kcov,
     .annotator = &klmap_annotator,
     .report = &klines_report,
     .release = release,

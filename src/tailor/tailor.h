@@ -115,4 +115,17 @@ void tl_figures_of(struct tl_figures *f, const char *bzimage, const char *vmlinu
 void tl_figures_sloc(struct tl_figures *f, const char *src, const char *config);
 void tl_figures_release(struct tl_figures *f);
 
+/*
+ * tailor --measure (measure.c): a measurement build of the tailored .config of dir (or config, or the baselet):
+ * kcov or gcov, debugfs, DWARF, function_graph, and the options tests/guest/run's harness boots with, built by
+ * the cached builder, conf judging every added option kept; bzImage, vmlinux, .config, fragment and cmdline
+ * (nokaslr) into dir/measure-METHOD, the bzImage's path on stdout. 0, or -1 after a message.
+ */
+struct tl_measure {
+	const char *method; /* "kcov" or "gcov" */
+	const char *dir, *config, *kernel_src;
+	unsigned jobs;
+};
+int tl_measure(const struct tl_measure *m);
+
 #endif

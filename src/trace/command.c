@@ -93,6 +93,7 @@ static void child_exec(const struct trace_opts *opts, const char *path, void (*s
 	close(go_fd);
 	/* kfootprint's handlers, its ignored SIGPIPE, whatever a backend changed: back to what the user gave */
 	trace_inherit_restore(opts->inherit);
+	trace_recording_before_exec(opts->stops); /* kernel lines: kcov on in the command itself, as it execs */
 	execve(path, opts->argv, environ);
 	perror_msg("'%s'", opts->argv[0]);
 	_exit(errno == ENOENT ? 127 : 126);

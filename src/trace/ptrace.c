@@ -189,6 +189,7 @@ static struct pt_task *new_task(struct pt_state *st, pid_t tid, pid_t tgid, pid_
 	}
 	t = pt_task_add(st, tid, g);
 	t->detaching = st->end.ending && detach_mode(st);
+	t->born = st->opts->stops != NULL;
 	return t;
 }
 
@@ -312,6 +313,10 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 	switch (event) {
 	case 0: resume(st, t, sig, false); break;
 	case PTRACE_EVENT_STOP:
+		if (t->born) { /* its first stop: before its first instruction */
+			t->born = false;
+			trace_recording_task_new(st->opts->stops, t->tid, t->group ? t->group->tgid : t->tid);
+		}
 		if (t->seized)
 			pt_syscall_attach_stop(st, t);
 		resume(st, t, 0, is_stop_signal(sig));
@@ -323,6 +328,7 @@ static void handle(struct pt_state *st, pid_t tid, int status)
 		resume(st, t, 0, false);
 		break;
 	case PTRACE_EVENT_EXIT: /* the call it is in (exit_group, or one a fatal signal cut) never returns */
+		trace_recording_task_exit(st->opts->stops, t->tid, t->group ? t->group->tgid : t->tid);
 		pt_syscall_abandon(st, t);
 		pt_seccomp_exit(st, t);
 		resume(st, t, 0, false);

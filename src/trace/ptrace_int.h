@@ -42,6 +42,7 @@ struct pt_task {
 	bool seized;		   /* -p: its first stop, which tells the call it was in, is still to come */
 	bool resume;		   /* -p: it was in resume_nr, cut by our interrupt: its next entry is its restart */
 	bool at_attach;		   /* the call in progress is the one it was in at attach (fp__at_attach) */
+	bool born;		   /* created while traced, its first stop still to come (recorders' task_new) */
 	int resume_nr, resume_via; /* the call, and the number it restarts as (restart_syscall, or itself) */
 	uint8_t resume_abi;
 	/* The call in progress (in_call), or its last one. */

@@ -23,7 +23,7 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 	s = r->new (ropts, fp);
 	rec->rows[rec->n] = r;
 	rec->state[rec->n++] = s;
-	if (r->syscall_exit)
+	if (r->syscall_exit || r->task_new || r->task_exit || r->before_exec)
 		o->stops = rec;
 	if (o->argv) {
 		o->on_command = on_command;
@@ -42,6 +42,27 @@ void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, 
 	for (size_t i = 0; i < rec->n; i++)
 		if (rec->rows[i]->syscall_exit)
 			rec->rows[i]->syscall_exit(rec->state[i], tid, tgid, abi, nr, err, reached);
+}
+
+void trace_recording_task_new(const struct trace_recording *rec, pid_t tid, pid_t tgid)
+{
+	for (size_t i = 0; rec && i < rec->n; i++)
+		if (rec->rows[i]->task_new)
+			rec->rows[i]->task_new(rec->state[i], tid, tgid);
+}
+
+void trace_recording_task_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid)
+{
+	for (size_t i = 0; rec && i < rec->n; i++)
+		if (rec->rows[i]->task_exit)
+			rec->rows[i]->task_exit(rec->state[i], tid, tgid);
+}
+
+void trace_recording_before_exec(const struct trace_recording *rec)
+{
+	for (size_t i = 0; rec && i < rec->n; i++)
+		if (rec->rows[i]->before_exec)
+			rec->rows[i]->before_exec(rec->state[i]);
 }
 
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp)

@@ -122,6 +122,16 @@ struct trace_recorder {
 	 */
 	void (*syscall_exit)(void *r, pid_t tid, pid_t tgid, enum kf_abi abi, int nr, int err, const char *reached);
 	const char *needs_stops;
+	/*
+	 * For a kind set up inside each task (kernel lines: kcov): a task born during recording, at its first stop,
+	 * before it has run a user instruction (the recorder may run calls in it and must give it back as it found
+	 * it); the exit stop of each task (PTRACE_EVENT_EXIT), still alive; and the started command's child just
+	 * before its execve (async-signal-safe, fork's copy of r). NULL for none; like syscall_exit, given by a
+	 * backend that stops at calls only (needs_stops).
+	 */
+	void (*task_new)(void *r, pid_t tid, pid_t tgid);
+	void (*task_exit)(void *r, pid_t tid, pid_t tgid);
+	void (*before_exec)(void *r);
 };
 
 /* The recorders of one run, beside its backend. Zeroed to begin with. */
@@ -141,6 +151,10 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 /* The exit of a call, for each recorder of rec with a syscall_exit (a backend calls it when opts->stops). */
 void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid, enum kf_abi abi, int nr,
 				  int err, const char *reached);
+/* A new task's first stop, a task's exit stop, the command's child before its execve (rec may be NULL). */
+void trace_recording_task_new(const struct trace_recording *rec, pid_t tid, pid_t tgid);
+void trace_recording_task_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid);
+void trace_recording_before_exec(const struct trace_recording *rec);
 /* The end of observation: each recorder stops and fills fp (NULL: tear down only). rec is empty after. */
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp);
 

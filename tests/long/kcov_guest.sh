@@ -1,0 +1,106 @@
+#!/bin/sh
+# make check-long: record --kernel-lines (kcov) in the measurement kernel `kfootprint tailor --measure kcov` builds
+# (cached by configuration in /var/cache/kfootprint/tailor: minutes the first time, seconds after), booted by
+# tests/guest/run --bzimage with the host's root. tests/guest/long/kcov_record.sh records in the guest; the checks
+# here read its files with the vmlinux as the oracle (binutils' addr2line and nm, kcov's PC less 1: the return
+# address of the call to __sanitizer_cov_trace_pc): eventfd's lines, an EBADF branch never taken, task scoping
+# (a busy process beside adds nothing; fork, vfork and exec: three tasks covered; threads), an overflowed area as
+# loss, and the functions of the covered PCs against --kernel-functions in the same run.
+. "$(dirname "$0")/../lib.sh"
+cd "$KF_TOP" || exit 1
+if [ "$(id -u)" -ne 0 ] || ! command -v qemu-system-x86_64 >/dev/null || [ ! -r /usr/src/linux-source-6.1.tar.xz ] ||
+	! command -v addr2line >/dev/null; then
+	skip kcov_guest "root, qemu-system-x86, binutils and linux-source-6.1 are needed (make deps)"
+	exit 0
+fi
+# the measurement kernel, built under the machine's kernel-build lock; one cached already (a complete build with
+# kcov) builds nothing, and then does not wait for another's build to end
+cache=${KF_TAILOR_CACHE:-/var/cache/kfootprint/tailor}
+cached=
+for c in "$cache"/build/*/.config; do
+	[ -f "${c%/.config}/.kf-complete" ] && grep -qx CONFIG_KCOV_INSTRUMENT_ALL=y "$c" && cached=1
+done
+if [ -n "$cached" ]; then
+	nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
+else
+	flock /var/tmp/kf-kbuild.lock nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
+fi
+eq "tailor --measure kcov: exit 0" 0 $?
+m=$T/m/measure-kcov
+for f in bzImage vmlinux .config fragment cmdline; do check "measure: -o DIR/measure-kcov holds $f" test -s "$m/$f"; done
+[ -s "$m/bzImage" ] || { tail -n 20 "$T/measure.err" | sed 's/^/#   /'; exit 1; }
+for o in KCOV KCOV_INSTRUMENT_ALL DEBUG_FS DEBUG_INFO FUNCTION_GRAPH_TRACER 9P_FS; do
+	check "measure: the .config has CONFIG_$o=y" grep -qx "CONFIG_$o=y" "$m/.config"
+done
+check "measure: the boot line says nokaslr" grep -qx nokaslr "$m/cmdline"
+check "measure: the bzImage's path on stdout" grep -qx "$m/bzImage" "$T/measure.out"
+
+# the guest writes under the current directory (its /tmp is its own)
+g=$KF_TOP/$KF_BUILD/kcov-guest.$$
+rm -rf "$g" && mkdir -p "$g" || exit 1
+tests/guest/run --bzimage "$m/bzImage" --append "$(cat "$m/cmdline")" --timeout 900 -- \
+	sh tests/guest/long/kcov_record.sh "$g" "$KF" "$WL" >"$T/guest.out" 2>"$T/guest.err"
+rc=$?
+eq "guest: the recordings ran (tests/guest/run exit 0)" 0 $rc
+[ -f "$g/done" ] || { tail -n 20 "$T/guest.err" | sed 's/^/#   /'; rm -rf "$g"; exit 1; }
+for n in ev evfn bad busy up fe th ov plain; do
+	eq "$n: kfootprint exit 0" 0 "$(cat "$g/$n.rc")" || sed 's/^/#   /' "$g/$n.err"
+done
+check "runtime _text as nokaslr puts it" grep -q '^ffffffff81000000 T _text' "$g/kallsyms.text"
+
+# lines: FILE.pcs -> FILE.lines "function file:line" per distinct PC (pc - 1), file relative to the tree
+lines() {
+	awk '$1 == "pc" { print $2 }' "$g/$1.pcs" | python3 -c '
+import sys
+for l in sys.stdin: print("%x" % (int(l, 16) - 1))' | addr2line -f -e "$m/vmlinux" | paste - - |
+		sed -e 's|\t[^\t]*/linux-source-6.1/|\t|' -e 's/ (discriminator [0-9]*)$//' >"$T/$1.lines"
+}
+for n in ev bad busy up fe; do lines $n; done
+for f in eventfd_write eventfd_read; do
+	check "ev: a covered PC on a line of $f in fs/eventfd.c" grep -qE "^$f	fs/eventfd.c:[0-9]+" "$T/ev.lines"
+done
+# symbols: FILE.pcs -> FILE.syms, the ELF function (nm) holding each PC, with the PC: what function tracers see
+nm -n "$m/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' >"$T/nm"
+syms() {
+	awk '$1 == "pc" { print $2 }' "$g/$1.pcs" | python3 -c '
+import bisect, sys
+syms = [(int(a, 16), n) for a, n in (l.split() for l in open(sys.argv[1]))]
+addrs = [a for a, _ in syms]
+for l in sys.stdin:
+    i = bisect.bisect_right(addrs, int(l, 16) - 1) - 1
+    if i >= 0: print(syms[i][1], l.strip())' "$T/nm" >"$T/$1.syms"
+}
+for n in ev bad busy up fe; do syms $n; done
+# the EBADF branch: close_fd's `if (!file) return -EBADF;` has no PC of its own in this build (gcc joins the block
+# to the return's, whose __sanitizer_cov_trace_pc both paths call): a branch with its own PC is still to be chosen
+skip "kcov_guest: an EBADF branch not covered" "close_fd's EBADF block shares its PC with the common return in this build"
+check "up (cat /proc/uptime): uptime_proc_show covered (the control)" grep -q '^uptime_proc_show ' "$T/up.syms"
+check "busy: the /proc/uptime loop beside the workload adds nothing of it" sh -c "! grep -q '^uptime_proc_show ' '$T/busy.syms'"
+eq "busy: one task, the workload's" 1 "$(grep -c '^task ' "$g/busy.pcs")"
+eq "fe: three tasks (fork, vfork, exec), all covered" "3 3" \
+	"$(grep -c '^task ' "$g/fe.pcs") $(grep -c '^task .* covered ' "$g/fe.pcs")"
+eq "th: five tasks (four threads), all covered" "5 5" \
+	"$(grep -c '^task ' "$g/th.pcs") $(grep -c '^task .* covered ' "$g/th.pcs")"
+check "ov: the area of 512 overflowed: loss counted" grep -qE '^#.* lost [1-9]' "$g/ov.pcs"
+check "ov: and said on stderr" grep -q 'kernel lines: .*overflowed' "$g/ov.err"
+eq "plain: the syscalls as with kcov asked for (eventfd2 calls)" \
+	"$(jget "$g/plain.json" "sum(s['calls'] for s in d['syscalls'] if s['name'] == 'eventfd2')")" \
+	"$(jget "$g/ev.json" "sum(s['calls'] for s in d['syscalls'] if s['name'] == 'eventfd2')")"
+
+# the oracle: the functions (ELF symbols) holding covered PCs against --kernel-functions of the same workload
+python3 - "$T/ev.syms" "$g/evfn.json" "$g/traceable" >"$T/oracle" 2>"$T/untraceable" <<'PY'
+import json, sys
+traceable = {l.strip() for l in open(sys.argv[3])}
+kc_all = {l.split()[0] for l in open(sys.argv[1])}
+kc = kc_all & traceable  # the rest: lib/ (built without ftrace's hooks), noinstr entry code
+print(len(kc_all - kc), file=sys.stderr)
+graph = {f["name"] for f in json.load(open(sys.argv[2]))["kernel_functions"]["functions"]}
+both = kc & graph
+print(len(kc), len(graph), len(both), "%.4f" % (len(both) / max(1, len(kc))))
+print(" ".join(sorted(kc - graph)))
+PY
+read -r nkc ngr nboth ratio <"$T/oracle"
+echo "# oracle: kcov's functions that ftrace can trace $nkc ($(cat "$T/untraceable") more it cannot: lib/, noinstr), --kernel-functions' $ngr, common $nboth, ratio $ratio; kcov's alone: $(sed -n 2p "$T/oracle" | cut -c1-900)"
+check "oracle: functions of covered PCs within --kernel-functions's >= 0.98 ($ratio)" \
+	python3 -c "import sys; sys.exit(0 if float('$ratio') >= 0.98 else 1)"
+[ -n "${KF_KEEP:-}" ] || rm -rf "$g"
