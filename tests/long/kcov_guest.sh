@@ -103,4 +103,54 @@ read -r nkc ngr nboth ratio <"$T/oracle"
 echo "# oracle: kcov's functions that ftrace can trace $nkc ($(cat "$T/untraceable") more it cannot: lib/, noinstr), --kernel-functions' $ngr, common $nboth, ratio $ratio; kcov's alone: $(sed -n 2p "$T/oracle" | cut -c1-900)"
 check "oracle: functions of covered PCs within --kernel-functions's >= 0.98 ($ratio)" \
 	python3 -c "import sys; sys.exit(0 if float('$ratio') >= 0.98 else 1)"
+# kfootprint's own symbolization of the same recording (map --vmlinux, src/kdwarf/klines.c) against addr2line's
+"$KF" map --vmlinux "$m/vmlinux" --save-lines "$T/ev.sym.json" "$g/ev.json" >"$T/ev.map" 2>"$T/ev.map.err"
+eq "map --vmlinux: exit 0" 0 $?
+check "map: the kernel lines section, kcov's" grep -q '^Kernel lines (kcov' "$T/ev.map"
+python3 - "$T/ev.sym.json" "$T/ev.lines" >"$T/sym.cmp" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["kernel_lines"]
+ours = {(l["file"], l["line"]) for l in k["lines"]}
+a2l = set()
+for l in open(sys.argv[2]):
+    fn, _, where = l.rstrip("\n").partition("\t")
+    f, _, n = where.rpartition(":")
+    if n.isdigit() and int(n) > 0:
+        a2l.add((f, int(n)))
+fns = {l.get("function") for l in k["lines"] if l["file"] == "fs/eventfd.c"}
+print(len(ours), len(a2l), len(ours & a2l), "%.4f" % (len(ours & a2l) / max(1, len(a2l))),
+      int("eventfd_write" in fns and "eventfd_read" in fns))
+PY
+read -r nours na2l nboth sratio evfns <"$T/sym.cmp"
+echo "# symbolization: kfootprint's lines $nours, addr2line's $na2l, common $nboth ($sratio of addr2line's)"
+check "map: kfootprint's lines hold >= 0.99 of addr2line's for the same PCs ($sratio)" \
+	python3 -c "import sys; sys.exit(0 if float('$sratio') >= 0.99 else 1)"
+eq "map: fs/eventfd.c lines named eventfd_write and eventfd_read" 1 "$evfns"
+# lcov's own tools read the tracefile
+ksrc=/var/tmp/kfootprint-ksrc/linux-source-6.1
+if [ -d "$ksrc/fs" ] && command -v lcov >/dev/null && command -v genhtml >/dev/null; then
+	"$KF" map -F lcov --vmlinux "$m/vmlinux" --source-root "$ksrc" "$g/ev.json" >"$T/ev.info" 2>"$T/ev.lcov.err"
+	eq "map -F lcov: exit 0" 0 $?
+	lcov --summary "$T/ev.info" >"$T/lcov.sum" 2>&1
+	eq "lcov --summary reads it" 0 $?
+	check "lcov --summary: lines covered" grep -qE 'lines\.+: [0-9.]+% \([1-9][0-9]* of [0-9]+ lines\)' "$T/lcov.sum"
+	genhtml -q -o "$T/html" "$T/ev.info" >"$T/genhtml.out" 2>&1
+	eq "genhtml makes the coverage pages" 0 $?
+	check "genhtml: fs/eventfd.c's page" test -s "$T/html/fs/eventfd.c.gcov.html"
+else
+	skip "kcov_guest: lcov" "lcov and the extracted linux-source-6.1 tree are needed"
+fi
+# a vmlinux with DWARF that is not the recorded kernel (Debian's -dbg one): one line, refused
+for k in /usr/lib/debug/boot/vmlinux-6.1.*-amd64; do
+	[ -f "$k" ] && other=$k
+done
+if [ -n "${other:-}" ]; then
+	"$KF" map --vmlinux "$other" "$g/ev.json" >"$T/other.out" 2>"$T/other.err"
+	check "map --vmlinux of another kernel: refused" test $? -ne 0
+	eq "map --vmlinux of another kernel: one line" 1 "$(wc -l <"$T/other.err")"
+	check "map --vmlinux of another kernel: says the build id" grep -q 'build id' "$T/other.err"
+	check "map --vmlinux of another kernel: nothing on stdout" test ! -s "$T/other.out"
+else
+	skip "kcov_guest: another kernel's vmlinux" "no debug vmlinux of Debian's (apt-get install linux-image-6.1.0-*-amd64-dbg)"
+fi
 [ -n "${KF_KEEP:-}" ] || rm -rf "$g"
