@@ -50,6 +50,7 @@ struct annotate_ctx {
 	bool no_cache;		      /* --no-cache */
 	bool db_given;		      /* --db: a saved database that is not the built-in one */
 	const char *vmlinux;	      /* --vmlinux */
+	const char *source_root;      /* inventory --source-root: sources read for kernel lines; NULL: kernel_src */
 	const char *kallsyms;	      /* --kallsyms */
 	bool no_running;	      /* --no-running */
 	const struct kf_running *run; /* the running kernel; NULL when not consulted */

@@ -39,8 +39,11 @@ static void klmap_free(void *data)
 
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nfiles; i++)
-		free(m->files[i].compiled);
+	for (size_t i = 0; i < m->compiled_files; i++) {
+		free(m->table[i].path);
+		free(m->table[i].lines);
+	}
+	free(m->table);
 	free(m->files);
 	free(m->opts);
 	klmap_sources_free(m);
@@ -49,16 +52,11 @@ static void klmap_free(void *data)
 
 /* Every file of the line table with its lines: a hash table by name, since one file is in many units' tables. */
 struct ltab {
-	struct lfile {
-		char *path;
-		uint32_t *lines;
-		uint32_t n;
-		size_t cap;
-	} * v;
+	struct klm_tfile *v;
 	size_t n, cap; /* open addressing over v, cap a power of two */
 };
 
-static struct lfile *ltab_get(struct ltab *t, const char *path)
+static struct klm_tfile *ltab_get(struct ltab *t, const char *path)
 {
 	size_t i;
 
@@ -88,7 +86,7 @@ static struct lfile *ltab_get(struct ltab *t, const char *path)
 static int add_row(const char *file, uint32_t line, void *ctx)
 {
 	struct ltab *t = ctx;
-	struct lfile *f = ltab_get(t, file);
+	struct klm_tfile *f = ltab_get(t, file);
 
 	if (!f->n || f->lines[f->n - 1] != line) { /* a row per address: runs of one line are common */
 		XGROW(f->lines, f->cap, (size_t)f->n + 1);
@@ -106,7 +104,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static int cmp_lfile(const void *a, const void *b)
 {
-	const struct lfile *x = a, *y = b;
+	const struct klm_tfile *x = a, *y = b;
 
 	if (!x->path || !y->path)
 		return !x->path - !y->path;
@@ -117,7 +115,7 @@ static int cmp_lfile(const void *a, const void *b)
 static void ltab_finish(struct ltab *t)
 {
 	for (size_t i = 0; i < t->cap; i++) {
-		struct lfile *f = &t->v[i];
+		struct klm_tfile *f = &t->v[i];
 		uint32_t n = 0;
 
 		if (f->n)
@@ -155,19 +153,19 @@ static int read_compiled(struct klmap *m, const char *vmlinux)
 	}
 	kd_close(f);
 	ltab_finish(&t);
+	/* the table is kept whole: the inventory counts every file's lines, map only the covered ones' */
+	m->table = xrealloc(t.v, (t.n ? t.n : 1) * sizeof(*t.v)); /* the empty slots were sorted last */
 	m->compiled_files = t.n;
 	for (size_t i = 0; i < t.n; i++)
-		m->compiled_lines += t.v[i].n;
+		m->compiled_lines += m->table[i].n;
 	for (size_t i = 0, j = 0; i < m->nfiles; i++) {
-		while (j < t.n && strcmp(t.v[j].path, m->files[i].path) < 0)
+		while (j < t.n && strcmp(m->table[j].path, m->files[i].path) < 0)
 			j++;
-		if (j < t.n && !strcmp(t.v[j].path, m->files[i].path)) {
-			m->files[i].compiled = t.v[j].lines; /* taken */
-			m->files[i].ncompiled = t.v[j].n;
-			t.v[j].lines = NULL;
+		if (j < t.n && !strcmp(m->table[j].path, m->files[i].path)) {
+			m->files[i].compiled = m->table[j].lines;
+			m->files[i].ncompiled = m->table[j].n;
 		}
 	}
-	ltab_release(&t);
 	m->compiled = true;
 	return 0;
 }
@@ -204,7 +202,7 @@ static void roll_up(struct klmap *m)
 }
 
 /* The kernel functions' database, which knows the tree's files: that kind's, made once for both. */
-static struct kfdb *files_db(struct annotate_ctx *ctx)
+struct kfdb *klmap_files_db(struct annotate_ctx *ctx)
 {
 	for (size_t i = 0; fp_kinds[i]; i++)
 		if (fp_kinds[i] == &fp_kind_kfuncs)
@@ -215,14 +213,14 @@ static struct kfdb *files_db(struct annotate_ctx *ctx)
 static struct klmap *build(const struct fp_klines *k, struct annotate_ctx *ctx)
 {
 	struct klmap *m = xcalloc(1, sizeof(*m));
-	struct kfdb *db = files_db(ctx);
+	struct kfdb *db = klmap_files_db(ctx);
 
 	if (!db) {
 		klmap_free(m);
 		return NULL;
 	}
 	m->k = k;
-	m->source_root = opts.root ? opts.root : ctx->kernel_src;
+	m->source_root = opts.root ? opts.root : ctx->source_root ? ctx->source_root : ctx->kernel_src;
 	for (uint32_t i = 0; i < k->nlines; i++) {
 		if (m->nfiles && !strcmp(m->files[m->nfiles - 1].path, k->lines[i].file)) {
 			m->files[m->nfiles - 1].nlines++;

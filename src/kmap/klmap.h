@@ -20,7 +20,7 @@ struct klm_file {
 	const char *path;	       /* the footprint's string */
 	const struct kfdb_file *chain; /* its object and options; NULL when the database does not know the file */
 	uint32_t first, nlines;	       /* its covered lines: k->lines[first .. first + nlines) */
-	uint32_t *compiled;	       /* its compiled lines, sorted, distinct; NULL without --vmlinux */
+	const uint32_t *compiled; /* its compiled lines, sorted, distinct (klmap.table's); NULL without --vmlinux */
 	uint32_t ncompiled;
 };
 
@@ -42,6 +42,14 @@ struct klm_errpath {
 	char *text; /* the source line, trimmed; owned */
 };
 
+/* A file of the vmlinux's line table with its compiled lines, sorted, distinct. */
+struct klm_tfile {
+	char *path;
+	uint32_t *lines;
+	uint32_t n;
+	size_t cap;
+};
+
 struct klm_opt {
 	const char *name; /* "EVENTFD", "!X" as the chains give them */
 	uint32_t files;
@@ -57,12 +65,18 @@ struct klmap {
 	bool compiled;		  /* the files' compiled lines were read (--vmlinux) */
 	size_t compiled_files;	  /* every file of the line table */
 	uint64_t compiled_lines;  /* the distinct (file, line) of the line table: the guide's kernel-sloc dwarf count */
+	struct klm_tfile *table;  /* every file of the line table, by path (compiled_files of them); the inventory's */
 	struct klm_block *blocks; /* with --source-root or --kernel-src and --vmlinux */
 	size_t nblocks;
 	struct klm_errpath *errpaths;
 	size_t nerrpaths;
 	const char *source_root; /* --source-root, else --kernel-src: the tree of lcov SF paths; or NULL */
 };
+
+struct annotate_ctx;
+struct kfdb;
+/* The kernel functions' database of files, which klmap places files with (made once in ctx for both kinds). */
+struct kfdb *klmap_files_db(struct annotate_ctx *ctx);
 
 /* klmap_src.c: the covered files' #if blocks and error paths not taken, read from source_root (with compiled). */
 void klmap_read_sources(struct klmap *m);

@@ -288,6 +288,7 @@ static int render_opts(const struct footprint *fp, const struct text_opts *o, FI
 	summary(&sb, fp, view);
 	html_answer(&sb, fp, view);
 	html_csites(&sb, fp, view);
+	html_klines(&sb, fp, view);
 	ret = rpt_flush(&sb, out);
 	if (!ret) {
 		html_class_charts(&sb, fp);

@@ -40,6 +40,8 @@ void html_sources(struct strbuf *sb, const struct footprint *fp, const struct km
 
 /* Per option needed, the tree of its call sites (record --call-sites): what needed it, the keys, their frames. */
 void html_csites(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
+/* The kernel lines (html_kline.c): per option and file from a mapping that placed them, else per file. */
+void html_klines(struct strbuf *sb, const struct footprint *fp, const struct kmap_view *view);
 
 /* Calls per subsystem class, then time per class apart from the time spent waiting (poll, accept, wait4...). */
 void html_class_charts(struct strbuf *sb, const struct footprint *fp);

@@ -13,6 +13,7 @@
 #include "kmap/kfmap.h"
 #include "kmap/klmap.h"
 #include "report/kind_report.h"
+#include "report/kline.h"
 #include "report/report_util.h"
 #include "report/text_internal.h"
 
@@ -82,7 +83,7 @@ static void text_section(struct strbuf *sb, const struct footprint *fp)
 }
 
 /* Line-level review candidates: #if blocks compiled and never entered, error paths never taken. */
-static void map_text_candidates(const struct klmap *kl, FILE *out)
+void kline_text_candidates(const struct klmap *kl, FILE *out)
 {
 	size_t entered = 0, idle = 0;
 
@@ -142,7 +143,7 @@ static void map_text(const struct fp_kernel_map *m, FILE *out)
 		fprintf(out, "\n%-40s %8s %6s\n", "option", "lines", "files");
 	for (size_t i = 0; i < kl->nopts; i++)
 		fprintf(out, "%-40s %8" PRIu64 " %6u\n", kl->opts[i].name, kl->opts[i].lines, kl->opts[i].files);
-	map_text_candidates(kl, out);
+	kline_text_candidates(kl, out);
 }
 
 static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
@@ -186,6 +187,12 @@ static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
+	kline_json_candidates(w, kl);
+	jsonw_end_object(w);
+}
+
+void kline_json_candidates(json_writer_t *w, const struct klmap *kl)
+{
 	if (kl->source_root && kl->compiled) {
 		jsonw_name(w, "blocks");
 		jsonw_start_array(w);
@@ -218,7 +225,6 @@ static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
 		jsonw_end_array(w);
 		jsonw_string_field(w, "caution", inv_caution);
 	}
-	jsonw_end_object(w);
 }
 
 const struct kind_report klines_report = {

@@ -99,3 +99,16 @@ json.dump(d, open('$T/gcov.json', 'w'))"
 check "kernel lines: kcov merged with gcov says so" grep -q '"mixed": "inputs of kcov and of gcov' "$T/mixed.json"
 "$KF" report "$T/gcov.json" >"$T/gcov.txt"
 check "kernel lines: gcov's report says the counts are the whole guest's" grep -q 'counts cover the whole guest' "$T/gcov.txt"
+
+# the html page's section: covered lines per file of the saved footprint (as many as its lines run), or PCs to
+# symbolize
+"$KF" report -F html -o "$T/lines.html" "$T/lines.json"
+eq "kernel lines: report -F html" 0 "$?"
+N_RUN=$($PY -c "
+import json
+print(sum(1 for l in json.load(open('$T/lines.json'))['kernel_lines']['lines'] if l['file'] == 'tests/workloads/wl_klines.c' and l['count']))")
+check "kernel lines: html: the section" grep -q '^<section id="kernel-lines"><h2>Kernel lines</h2>$' "$T/lines.html"
+check "kernel lines: html: the file's covered lines ($N_RUN)" \
+	grep -Eq "^<tr><td>tests/workloads/wl_klines.c<td>$N_RUN(</table>)?\$" "$T/lines.html"
+"$KF" report -F html -o "$T/pcs.html" "$T/fp.json"
+check "kernel lines: html: PCs not symbolized yet, said" grep -q "PCs, not symbolized yet: kfootprint map --vmlinux" "$T/pcs.html"

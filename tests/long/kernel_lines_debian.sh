@@ -48,6 +48,17 @@ if [ -d "$KSRC/fs" ] && command -v lcov >/dev/null 2>&1; then
 else
 	skip "kernel lines (Debian): lcov" "no $KSRC or no lcov"
 fi
+# the line-level inventory of the whole kernel: the same counts as map's, fs/eventfd.c under EVENTFD
+"$KF" inventory --lines --vmlinux "$V" -F json -o "$T/inv.json" "$T/fp.json"
+eq "kernel lines (Debian): inventory --lines" 0 "$?"
+check "kernel lines (Debian): inventory --lines counts map's lines, fs/eventfd.c's under EVENTFD" $PY -c "
+import json, sys
+d, m = json.load(open('$T/inv.json')), json.load(open('$T/map.json'))['kernel_lines']
+f = [x for x in d['files'] if x['path'] == 'fs/eventfd.c'][0]
+mf = [x for x in m['files'] if x['file'] == 'fs/eventfd.c'][0]
+o = [x for x in d['options'] if x['name'] == 'EVENTFD'][0]
+sys.exit(0 if d['compiled_lines'] == m['compiled_lines'] and (f['compiled'], f['covered']) == (mf['compiled'], mf['covered'])
+         and (o['compiled'], o['covered']) == (f['compiled'], f['covered']) and d['covered_outside_table'] == 0 else 1)"
 sed 's/"build_id": "[0-9a-f]*"/"build_id": "0000"/' "$T/fp.json" >"$T/other.json"
 "$KF" map --vmlinux "$V" "$T/other.json" >/dev/null 2>"$T/err"
 eq "kernel lines (Debian): another build id refused" 1 "$?"
