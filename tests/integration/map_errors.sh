@@ -54,7 +54,7 @@ eq "-o: nothing left behind" "" "$(ls "$T/no" 2>/dev/null)"
 
 "$KF" record --map=html -- true >"$T/out" 2>"$T/err"
 eq "record --map=html: exit 1" 1 $?
-eq "record --map=html: one line" "kfootprint: unknown map format 'html': expected one of text, rst, json, kconfig" "$(cat "$T/err")"
+eq "record --map=html: one line" "kfootprint: unknown map format 'html': expected one of text, rst, json, kconfig, lcov" "$(cat "$T/err")"
 
 "$KF" map --help >"$T/out" 2>"$T/err"
 eq "--help: exit 0" 0 $?
