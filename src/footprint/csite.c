@@ -311,33 +311,6 @@ struct stack_read {
 	uint64_t sum; /* the stacks' calls so far */
 };
 
-/* A module, a function or a file: not empty, no NUL or control byte, bounded. */
-static bool valid_name(const struct loader *ld)
-{
-	const char *s = ld->jr.text.buf;
-
-	if (!ld->jr.text.len || ld->jr.text.len > 4096 || strlen(s) != ld->jr.text.len)
-		return false;
-	for (; *s; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return false;
-	return true;
-}
-
-static int get_name(struct loader *ld, const char *ctx, const char *key, char **out)
-{
-	enum jr_event ev;
-	int rc = ld_value_of(ld, ctx, key, JR_STRING, false, OPT, &ev);
-
-	if (rc > 0 && !valid_name(ld))
-		return ld_fail(ld, ctx, key, "'%.64s' is not a name", ld->jr.text.buf);
-	if (rc > 0) {
-		free(*out);
-		*out = xstrdup(ld->jr.text.buf);
-	}
-	return rc;
-}
-
 /* {"module", "offset", "function", "file", "line"} */
 static int load_frame(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
@@ -354,10 +327,10 @@ static int load_frame(struct loader *ld, const char *ctx, size_t index, void *ar
 		return ld_fail(ld, ctx, NULL, "more than depth %u frames", r->c->depth);
 	while ((rc = ld_next_member(ld, ctx, NAMES(names), &seen, &k)) > 0) {
 		switch (k) {
-		case MODULE: rc = get_name(ld, ctx, "module", &f.module); break;
+		case MODULE: rc = ld_get_name(ld, ctx, "module", &f.module); break;
 		case OFFSET: rc = ld_get_count(ld, ctx, "offset", UINT64_MAX, &f.offset); break;
-		case FUNCTION: rc = get_name(ld, ctx, "function", &f.function); break;
-		case FILE_: rc = get_name(ld, ctx, "file", &f.file); break;
+		case FUNCTION: rc = ld_get_name(ld, ctx, "function", &f.function); break;
+		case FILE_: rc = ld_get_name(ld, ctx, "file", &f.file); break;
 		case LINE: rc = ld_get_count(ld, ctx, "line", UINT32_MAX, &line); break;
 		default: rc = ld_skip_value(ld);
 		}
@@ -453,7 +426,7 @@ static int load_key(struct loader *ld, const char *ctx, size_t index, void *arg)
 			break;
 		case REACHED:
 			rc = r.k ? ld_fail(ld, ctx, "reached", "after the stacks")
-				 : get_name(ld, ctx, "reached", &reached);
+				 : ld_get_name(ld, ctx, "reached", &reached);
 			break;
 		case CALLS: rc = ld_get_count(ld, ctx, "calls", COUNT_MAX, &calls); break;
 		case OTHER: rc = ld_get_count(ld, ctx, "other", COUNT_MAX, &other); break;

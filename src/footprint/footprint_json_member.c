@@ -288,6 +288,33 @@ int ld_get_str(struct loader *ld, const char *ctx, const char *key, char **out)
 	return 0;
 }
 
+/* A name (a module, file, function or comm): a string, not empty, no NUL or control byte, at most 4096 bytes. */
+static bool valid_name(const struct loader *ld)
+{
+	const char *s = ld->jr.text.buf;
+
+	if (!ld->jr.text.len || ld->jr.text.len > 4096 || strlen(s) != ld->jr.text.len)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+int ld_get_name(struct loader *ld, const char *ctx, const char *key, char **out)
+{
+	enum jr_event ev;
+	int rc = ld_value_of(ld, ctx, key, JR_STRING, false, OPT, &ev);
+
+	if (rc > 0 && !valid_name(ld))
+		return ld_fail(ld, ctx, key, "'%.64s' is not a name", ld->jr.text.buf);
+	if (rc > 0) {
+		free(*out);
+		*out = xstrdup(ld->jr.text.buf);
+	}
+	return rc;
+}
+
 /* An array of strings (argv, exec_chain) or null; *out stays NULL for null. */
 int ld_get_strv(struct loader *ld, const char *ctx, const char *name, char ***out)
 {

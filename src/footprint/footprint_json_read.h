@@ -72,6 +72,8 @@ int ld_get_ns(struct loader *ld, const char *ctx, const char *key, uint64_t *out
 int ld_get_bool(struct loader *ld, const char *ctx, const char *key, bool *out);
 int ld_to_bytes(struct loader *ld, const char *ctx, const char *key, char **out);
 int ld_get_str(struct loader *ld, const char *ctx, const char *key, char **out);
+/* A name (valid_name: not empty, no control byte, bounded) into *out: 1, 0 when absent (OPT), or -1. */
+int ld_get_name(struct loader *ld, const char *ctx, const char *key, char **out);
 int ld_get_strv(struct loader *ld, const char *ctx, const char *name, char ***out);
 int ld_next_member(struct loader *ld, const char *ctx, const char *const *names, size_t n, uint32_t *seen, int *k);
 int ld_skip_value(struct loader *ld);

@@ -379,33 +379,6 @@ const char *fp_kline_method_name(enum fp_kline_method m)
 	return m == FP_KLINE_GCOV ? "gcov" : "kcov";
 }
 
-/* A file, function or comm: not empty, no NUL or control byte, bounded. */
-static bool valid_name(const struct loader *ld)
-{
-	const char *s = ld->jr.text.buf;
-
-	if (!ld->jr.text.len || ld->jr.text.len > 4096 || strlen(s) != ld->jr.text.len)
-		return false;
-	for (; *s; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return false;
-	return true;
-}
-
-static int get_name(struct loader *ld, const char *ctx, const char *key, char **out)
-{
-	enum jr_event ev;
-	int rc = ld_value_of(ld, ctx, key, JR_STRING, false, OPT, &ev);
-
-	if (rc > 0 && !valid_name(ld))
-		return ld_fail(ld, ctx, key, "'%.64s' is not a name", ld->jr.text.buf);
-	if (rc > 0) {
-		free(*out);
-		*out = xstrdup(ld->jr.text.buf);
-	}
-	return rc;
-}
-
 /* An address: "0x" and 1 to 16 hex digits. */
 static int get_addr(struct loader *ld, const char *ctx, const char *key, uint64_t *out)
 {
@@ -438,7 +411,7 @@ static int load_task(struct loader *ld, const char *ctx, size_t index, void *arg
 		switch (key) {
 		case TID: rc = ld_get_int(ld, ctx, "tid", 1, INT32_MAX, &t.tid); break;
 		case TGID: rc = ld_get_int(ld, ctx, "tgid", 1, INT32_MAX, &t.tgid); break;
-		case COMM: rc = get_name(ld, ctx, "comm", &t.comm); break;
+		case COMM: rc = ld_get_name(ld, ctx, "comm", &t.comm); break;
 		case COVERED: rc = ld_get_bool(ld, ctx, "covered", &t.covered); break;
 		case WHY_NOT: rc = ld_get_str(ld, ctx, "why_not", &t.why_not); break;
 		case PCS: rc = ld_get_count(ld, ctx, "pcs", COUNT_MAX, &t.pcs); break;
@@ -517,10 +490,10 @@ static int load_line(struct loader *ld, const char *ctx, size_t index, void *arg
 	(void)index;
 	while ((rc = ld_next_member(ld, ctx, NAMES(names), &seen, &key)) > 0) {
 		switch (key) {
-		case FILE_: rc = get_name(ld, ctx, "file", &file); break;
+		case FILE_: rc = ld_get_name(ld, ctx, "file", &file); break;
 		case LINE: rc = ld_get_count(ld, ctx, "line", UINT32_MAX, &line); break;
 		case COUNT: rc = ld_get_count(ld, ctx, "count", COUNT_MAX, &count); break;
-		case FUNCTION: rc = get_name(ld, ctx, "function", &function); break;
+		case FUNCTION: rc = ld_get_name(ld, ctx, "function", &function); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -586,7 +559,7 @@ static int read_json(struct loader *ld)
 				k->method = strcmp(ld->jr.text.buf, "gcov") ? FP_KLINE_KCOV : FP_KLINE_GCOV;
 			break;
 		case WHOLE_GUEST: rc = ld_get_bool(ld, ctx, "whole_guest", &k->whole_guest); break;
-		case RELEASE: rc = get_name(ld, ctx, "kernel_release", &k->kernel_release); break;
+		case RELEASE: rc = ld_get_name(ld, ctx, "kernel_release", &k->kernel_release); break;
 		case BUILD_ID:
 			rc = ld_value_of(ld, ctx, "build_id", JR_STRING, false, OPT, &ev);
 			if (rc > 0 && (!ld->jr.text.len || ld->jr.text.len > 128 || ld->jr.text.len % 2 ||
@@ -601,7 +574,7 @@ static int read_json(struct loader *ld)
 		case WHY_NOT: rc = ld_get_str(ld, ctx, "why_not", &k->why_not); break;
 		case MIXED: rc = ld_get_str(ld, ctx, "mixed", &k->mixed); break;
 		case LOST: rc = ld_get_count(ld, ctx, "lost", COUNT_MAX, &k->lost); break;
-		case VMLINUX: rc = get_name(ld, ctx, "vmlinux", &k->vmlinux); break;
+		case VMLINUX: rc = ld_get_name(ld, ctx, "vmlinux", &k->vmlinux); break;
 		case TASKS: rc = ld_objects(ld, ctx, "tasks", load_task, k); break;
 		case PCS: rc = ld_objects(ld, ctx, "pcs", load_pc, k); break;
 		case LINES: rc = ld_objects(ld, ctx, "lines", load_line, k); break;
