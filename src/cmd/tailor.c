@@ -17,6 +17,7 @@
 #include "footprint/footprint.h"
 #include "kmap/mapdb.h"
 #include "report/tailor_render.h"
+#include "tailor/kbuild.h"
 #include "tailor/report.h"
 #include "tailor/round.h"
 #include "util/error.h"
@@ -48,27 +49,6 @@ static const struct kf_option options[] = {
     OPT_END(),
 };
 #undef T
-
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "re");
-	char *tmp = xasprintf("%s.tmp", to);
-	FILE *out = in ? fopen(tmp, "we") : NULL;
-	char buf[65536];
-	size_t n;
-	int rc = 0;
-	while (out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	if (!in || !out || ferror(in) || fclose(out) != 0 || rc < 0 || rename(tmp, to) < 0) {
-		rc = perror_msg("tailor: cannot write '%s'", to);
-		unlink(tmp);
-	}
-	if (in)
-		fclose(in);
-	free(tmp);
-	return rc;
-}
 
 static int write_str(const char *path, const char *text)
 {
@@ -157,8 +137,8 @@ static int write_outputs(const char *dir, const struct tl_round *rd)
 	char *p = xasprintf("%s/fragment", dir), *c = xasprintf("%s/.config", dir);
 	char *bz = xasprintf("%s/bzImage", dir), *vml = xasprintf("%s/vmlinux", dir);
 	char *vsrc = tl_kernel_file(&rd->kernel, "vmlinux");
-	int wr = write_str(p, rd->fragment) | write_str(c, rd->kernel.config) | copy_file(rd->bzimage, bz) |
-		 copy_file(vsrc, vml);
+	int wr = write_str(p, rd->fragment) | write_str(c, rd->kernel.config) | tl_copy_file(rd->bzimage, bz) |
+		 tl_copy_file(vsrc, vml);
 	free(vml);
 	free(vsrc);
 	for (size_t k = 0; k < rd->nruns; k++) {
@@ -166,7 +146,7 @@ static int write_outputs(const char *dir, const struct tl_round *rd)
 			continue;
 		char *rt =
 		    rd->nruns == 1 ? xasprintf("%s/retest.json", dir) : xasprintf("%s/retest-%zu.json", dir, k + 1);
-		wr |= copy_file(rd->runs[k].retest.footprint, rt);
+		wr |= tl_copy_file(rd->runs[k].retest.footprint, rt);
 		free(rt);
 	}
 	free(p);

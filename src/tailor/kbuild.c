@@ -73,25 +73,6 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb);
-}
-
 /* A file of the build user's, read by root: a regular file under dir, no link on the way (tl_open_inside). */
 static char *read_inside(const char *dir, const char *rel)
 {
@@ -250,7 +231,7 @@ static int builder_reads(const struct tl_builder *b, const char *src)
 static char *tree_version(const char *src)
 {
 	char *mk = xasprintf("%s/Makefile", src);
-	char *text = read_text(mk);
+	char *text = tl_read_text(mk);
 	free(mk);
 	if (!text)
 		return NULL;
@@ -387,7 +368,7 @@ static void key_of(const struct tl_kernel *k, char key[17])
  */
 static bool log_says_full(const char *path, const char *where)
 {
-	char *text = read_text(path);
+	char *text = tl_read_text(path);
 	struct statvfs v;
 	bool full = (text && strstr(text, "No space left on device")) ||
 		    (statvfs(where, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < (1u << 20));
@@ -399,7 +380,7 @@ static bool log_says_full(const char *path, const char *where)
 
 static void tail_log(const char *path, int lines)
 {
-	char *text = read_text(path);
+	char *text = tl_read_text(path);
 	if (!text)
 		return;
 	const char *p = text + strlen(text);

@@ -59,4 +59,10 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 char *tl_kernel_file(const struct tl_kernel *k, const char *rel);
 void tl_kernel_release(struct tl_kernel *k);
 
+/* A whole file's text, malloc'd; NULL when it cannot be read (errno set). */
+char *tl_read_text(const char *path);
+/* from copied to `to` (or to DIR/NAME) through a temporary file renamed over it: 0, or -1 after a message. */
+int tl_copy_file(const char *from, const char *to);
+int tl_copy_into(const char *from, const char *dir, const char *name);
+
 #endif

@@ -68,46 +68,6 @@ static void add_rows(struct strbuf *sb, const struct tl_add *a, size_t n, const 
 	}
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb);
-}
-
-static int copy_to(const char *from, const char *dir, const char *name)
-{
-	char *to = xasprintf("%s/%s", dir, name), *tmp = xasprintf("%s.tmp", to);
-	FILE *in = fopen(from, "re"), *out = in ? fopen(tmp, "we") : NULL;
-	char buf[65536];
-	size_t n;
-	int rc = 0;
-	while (out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	if (!in || !out || ferror(in) || fclose(out) != 0 || rc < 0 || rename(tmp, to) < 0) {
-		rc = perror_msg("tailor: cannot write '%s'", to);
-		unlink(tmp);
-	}
-	if (in)
-		fclose(in);
-	free(to);
-	free(tmp);
-	return rc;
-}
-
 /* Whether the .config text has CONFIG_<option>=y on a line of its own. */
 static bool has_y(const char *config, const char *option)
 {
@@ -134,12 +94,12 @@ int tl_measure(const struct tl_measure *m)
 
 	char *tailored = xasprintf("%s/.config", m->dir);
 	if (m->config) {
-		base = read_all(m->config);
+		base = tl_read_text(m->config);
 		base_from = xstrdup(m->config);
 		if (!base)
 			perror_msg("tailor: --config '%s'", m->config);
 	} else if (access(tailored, F_OK) == 0) {
-		base = read_all(tailored);
+		base = tl_read_text(tailored);
 		base_from = xstrdup(tailored);
 		if (!base)
 			perror_msg("tailor: '%s'", tailored);
@@ -199,8 +159,8 @@ int tl_measure(const struct tl_measure *m)
 	wrote = (f && fclose(f) == 0) && wrote;
 	if (!wrote)
 		perror_msg("tailor: cannot write '%s'", out);
-	else if (copy_to(bz, out, "bzImage") == 0 && copy_to(vm, out, "vmlinux") == 0 &&
-		 copy_to(cfg, out, ".config") == 0)
+	else if (tl_copy_into(bz, out, "bzImage") == 0 && tl_copy_into(vm, out, "vmlinux") == 0 &&
+		 tl_copy_into(cfg, out, ".config") == 0)
 		rc = 0;
 	if (rc == 0)
 		printf("%s/bzImage\n", out);
