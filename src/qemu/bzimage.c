@@ -71,8 +71,13 @@ static int inflate_gzip(const unsigned char *in, size_t inlen, unsigned char *ou
 static int inflate_lzma(const unsigned char *in, size_t inlen, unsigned char *out, size_t want, bool xz,
 			const char **why)
 {
+	/*
+	 * The header names the dictionary, and liblzma allocates it: a lying one of 4 GiB would be taken (the fuzzer
+	 * found it). The kernel's own xz and lzma use at most 64 MiB (lzma -9); 256 MiB leaves room and bounds it.
+	 */
+	const uint64_t memlimit = 256u << 20;
 	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret rc = xz ? lzma_stream_decoder(&s, UINT64_MAX, 0) : lzma_alone_decoder(&s, UINT64_MAX);
+	lzma_ret rc = xz ? lzma_stream_decoder(&s, memlimit, 0) : lzma_alone_decoder(&s, memlimit);
 
 	if (rc != LZMA_OK)
 		return *why = "liblzma cannot start", -1;
@@ -85,6 +90,8 @@ static int inflate_lzma(const unsigned char *in, size_t inlen, unsigned char *ou
 	if (!xz && rc == LZMA_OK && s.total_out == want)
 		rc = LZMA_STREAM_END;
 	lzma_end(&s);
+	if (rc == LZMA_MEMLIMIT_ERROR)
+		return *why = "its dictionary is larger than 256 MiB", -1;
 	if (rc != LZMA_STREAM_END || s.total_out != want)
 		return *why = "cut short or corrupt", -1;
 	return 0;

@@ -916,7 +916,8 @@ static void test_call_sites(void **state)
 		"\"stacks\": []}]}}",
 	     "kfootprint: 'f.json': call_sites.keys[1].syscall: 'read' with this errno and reached given twice\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR "]}]}]}}",
-	     "kfootprint: 'f.json': call_sites.keys[0].calls: not the sum of the stacks', other, unwound_none and unsampled\n"},
+	     "kfootprint: 'f.json': call_sites.keys[0].calls: not the sum of the stacks', other, unwound_none and "
+	     "unsampled\n"},
 	    {CS "{\"syscall\": \"read\", \"calls\": 2, \"stacks\": [{\"calls\": 1, \"frames\": [" FR
 		"]}, {\"calls\": 1, \"frames\": [" FR "]}]}]}}",
 	     "kfootprint: 'f.json': call_sites.keys[0].stacks[1].frames: a stack given twice\n"},
