@@ -79,9 +79,10 @@ static int render(FILE *out, const void *ctx)
 	const struct qemu_opts *o = ((const void *const *)ctx)[0];
 	const struct footprint *fp = ((const void *const *)ctx)[1];
 	struct kmap_view view;
-	annotate_view(fp, &view); /* before rendering: the renderers resolve nothing */
+	const struct renderer *r = renderer_find(o->format);
+	annotate_view(fp, &view, r->closure); /* before rendering: the renderers resolve nothing */
 	struct text_opts text = {.view = &view};
-	int rc = renderer_render(renderer_find(o->format), fp, &text, out);
+	int rc = renderer_render(r, fp, &text, out);
 	kmap_view_release(&view);
 	return rc;
 }

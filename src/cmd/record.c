@@ -320,9 +320,10 @@ static int render_report(FILE *out, const void *ctx)
 	struct text_opts text = job->o->text;
 	struct kmap_view view;
 
-	annotate_view(job->fp, &view); /* before rendering: the renderers resolve nothing */
+	const struct renderer *r = renderer_find(job->o->format);
+	annotate_view(job->fp, &view, r->closure); /* before rendering: the renderers resolve nothing */
 	text.view = &view;
-	int rc = renderer_render(renderer_find(job->o->format), job->fp, &text, out);
+	int rc = renderer_render(r, job->fp, &text, out);
 	kmap_view_release(&view);
 	if (rc < 0)
 		return -1;

@@ -113,9 +113,10 @@ static int cmd_report(int argc, char **argv)
 	annotate_classes(fp);
 	fp_filter_apply(&o.filter, fp);
 	struct kmap_view view;
-	annotate_view(fp, &view); /* before rendering: the renderers resolve nothing */
+	const struct renderer *r = renderer_find(o.format);
+	annotate_view(fp, &view, r->closure); /* before rendering: the renderers resolve nothing */
 	o.text.view = &view;
-	rc = render_to(renderer_find(o.format), fp, &o.text, &out) < 0 ? 1 : 0;
+	rc = render_to(r, fp, &o.text, &out) < 0 ? 1 : 0;
 	kmap_view_release(&view);
 	fp__free(fp);
 	fp_filter_release(&o.filter);

@@ -239,7 +239,7 @@ size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *con
 	return ka ? ka->nmaps : 0;
 }
 
-void annotate_view(const struct footprint *fp, struct kmap_view *v)
+void annotate_view(const struct footprint *fp, struct kmap_view *v, bool kfacts)
 {
 	memset(v, 0, sizeof(*v));
 	const struct fp_kernel_map *const *own;
@@ -248,7 +248,9 @@ void annotate_view(const struct footprint *fp, struct kmap_view *v)
 	for (size_t a = 0; a < mapdb_nbuiltins; a++) {
 		enum kf_abi abi = mapdb_builtins[a].abi;
 		char *err = NULL;
-		struct mapdb *db = uses_abi(fp, abi) ? mapdb_builtin(abi, &err) : NULL;
+		struct mapdb *db = !uses_abi(fp, abi) ? NULL
+				   : kfacts	      ? mapdb_builtin(abi, &err)
+						      : mapdb_builtin_lite(abi, &err);
 		size_t nin;
 
 		free(err); /* no database: the summary says nothing of that ABI */

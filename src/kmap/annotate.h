@@ -107,7 +107,8 @@ struct kmap_view {
 	struct mapdb **dbs;
 	size_t n;
 };
-void annotate_view(const struct footprint *fp, struct kmap_view *v);
+/* kfacts: with the databases' Kconfig facts (a renderer that reads the closure), else without: 3x faster to load. */
+void annotate_view(const struct footprint *fp, struct kmap_view *v, bool kfacts);
 void kmap_view_release(struct kmap_view *v);
 
 #endif

@@ -205,7 +205,7 @@ const char *mapdb_builtin_names(void)
 	return buf;
 }
 
-struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
+static struct mapdb *builtin(enum kf_abi abi, bool kfacts, char **err)
 {
 	const char *text = builtin_text(abi);
 	struct mapdb *db;
@@ -216,7 +216,7 @@ struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 				 mapdb_builtin_names());
 		return NULL;
 	}
-	db = mapdb_parse(text, "built-in database", err);
+	db = kfacts ? mapdb_parse(text, "built-in database", err) : mapdb_parse_lite(text, "built-in database", err);
 	if (!db) {
 		char *why = *err;
 
@@ -224,6 +224,16 @@ struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 		free(why);
 	}
 	return db;
+}
+
+struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
+{
+	return builtin(abi, true, err);
+}
+
+struct mapdb *mapdb_builtin_lite(enum kf_abi abi, char **err)
+{
+	return builtin(abi, false, err);
 }
 
 void mapdb_free(struct mapdb *db)

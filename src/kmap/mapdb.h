@@ -64,8 +64,12 @@ struct mapdb {
 struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config);
 /* The embedded database for an ABI; NULL with *err set when there is none. */
 struct mapdb *mapdb_builtin(enum kf_abi abi, char **err);
+/* A built-in database without its Kconfig facts (mapdb_parse_lite()): what the report's summary reads. */
+struct mapdb *mapdb_builtin_lite(enum kf_abi abi, char **err);
 /* Parses a saved database; NULL with *err set (malloc'd, without the origin) on failure. origin: for headers. */
 struct mapdb *mapdb_parse(const char *text, const char *origin, char **err);
+/* The same without the Kconfig facts of the closure (db->kfacts empty), the larger half: for the summary's view. */
+struct mapdb *mapdb_parse_lite(const char *text, const char *origin, char **err);
 /* Writes a database in the saved format: one syscall, option or section a line. 0, or -1 (errno). */
 int mapdb_save(const struct mapdb *db, FILE *out);
 void mapdb_free(struct mapdb *db);

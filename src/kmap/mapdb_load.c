@@ -122,6 +122,7 @@ struct load {
 	struct kt_kfact *kfacts;
 	size_t nkfacts, kfacts_cap;
 	bool have_kfacts;
+	bool skip_kfacts; /* mapdb_parse_lite(): the closure's facts are read past, not built */
 };
 
 static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev);
@@ -444,7 +445,7 @@ static const struct field kfact_fields[] = {
 static int read_kconfig(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nkfacts = 0;
-	if (ev != JR_ARRAY)
+	if (ev != JR_ARRAY || L->skip_kfacts)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct kfact_rec f = {0};
@@ -569,10 +570,10 @@ static int build(struct load *L, struct mapdb *db, const char *origin, char **er
 	return 0;
 }
 
-struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
+static struct mapdb *parse(const char *text, const char *origin, bool kfacts, char **err)
 {
 	struct mapdb *db = xcalloc(1, sizeof(*db));
-	struct load L = {.mem = &db->mem};
+	struct load L = {.mem = &db->mem, .skip_kfacts = !kfacts};
 	enum jr_event ev;
 	int rc;
 
@@ -603,4 +604,14 @@ struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 		return NULL;
 	}
 	return db;
+}
+
+struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
+{
+	return parse(text, origin, true, err);
+}
+
+struct mapdb *mapdb_parse_lite(const char *text, const char *origin, char **err)
+{
+	return parse(text, origin, false, err);
 }

@@ -68,4 +68,4 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_csv = {
-    {"csv", "one row per syscall: abi,name,nr,calls,errors,time_s,class"}, render, NULL};
+    {"csv", "one row per syscall: abi,name,nr,calls,errors,time_s,class"}, render, NULL, false};

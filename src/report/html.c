@@ -325,4 +325,5 @@ static int render(const struct footprint *fp, FILE *out)
 const struct renderer renderer_html = {
     {"html", "one self-contained page: the options and MAINTAINERS sections needed, charts, sortable tables, files"},
     render,
-    render_opts};
+    render_opts,
+    true};

@@ -7,4 +7,4 @@ static int render(const struct footprint *fp, FILE *out)
 	return fp__write_json(fp, out);
 }
 
-const struct renderer renderer_json = {{"json", "the footprint as JSON (schema kfootprint/1)"}, render, NULL};
+const struct renderer renderer_json = {{"json", "the footprint as JSON (schema kfootprint/1)"}, render, NULL, false};

@@ -22,6 +22,9 @@ struct renderer {
 	int (*render)(const struct footprint *fp, FILE *out);
 	/* The same with the text report's options (record and report -S, -P, --by-class); NULL: it takes none. */
 	int (*render_opts)(const struct footprint *fp, const struct text_opts *o, FILE *out);
+	/* It reads the Kconfig closure of the view (annotate_view()'s databases, then loaded with their Kconfig facts,
+	 * the larger half: the text summary does not need them). */
+	bool closure;
 };
 
 /* NULL when there is no such format. */

@@ -164,4 +164,4 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_rst = {
-    {"rst", "reStructuredText grid tables per class, as in the seed guide"}, render, NULL};
+    {"rst", "reStructuredText grid tables per class, as in the seed guide"}, render, NULL, false};

@@ -152,4 +152,4 @@ static int render(const struct footprint *fp, FILE *out)
 	return ret;
 }
 
-const struct renderer renderer_strace = {{"strace", "the layout of strace -c, to diff with it"}, render, NULL};
+const struct renderer renderer_strace = {{"strace", "the layout of strace -c, to diff with it"}, render, NULL, false};

@@ -611,4 +611,5 @@ static int render(const struct footprint *fp, FILE *out)
 const struct renderer renderer_text = {
     {"text", "summary, one syscall table, per-process tables for a few processes, process tree (default)"},
     render,
-    text_render};
+    text_render,
+    false};

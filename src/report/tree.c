@@ -279,4 +279,7 @@ static int render(const struct footprint *fp, FILE *out)
 }
 
 const struct renderer renderer_tree = {
-    {"tree", "process tree: pid, name by depth, opens for read/write, run time, exit, exec chain, argv"}, render, NULL};
+    {"tree", "process tree: pid, name by depth, opens for read/write, run time, exit, exec chain, argv"},
+    render,
+    NULL,
+    false};
