@@ -220,7 +220,7 @@ static char *render_html(struct footprint *fp)
 
 	assert_non_null(f);
 	annotate_classes(fp);
-	annotate_view(fp, &view);
+	annotate_view(fp, &view, renderer_find("html")->closure);
 	t.view = &view;
 	assert_int_equal(renderer_render(renderer_find("html"), fp, &t, f), 0);
 	kmap_view_release(&view);
@@ -543,7 +543,7 @@ static char *render_text(struct footprint *fp, const struct text_opts *o)
 	/* as the commands do: the built-in databases' view for the summary, made before rendering */
 	struct text_opts t = o ? *o : (struct text_opts){0};
 	struct kmap_view view;
-	annotate_view(fp, &view);
+	annotate_view(fp, &view, renderer_find("text")->closure);
 	t.view = &view;
 	assert_int_equal(renderer_render(renderer_find("text"), fp, &t, f), 0);
 	kmap_view_release(&view);
