@@ -239,6 +239,42 @@ size_t annotate_maps(const struct footprint *fp, const struct fp_kernel_map *con
 	return ka ? ka->nmaps : 0;
 }
 
+/* What mapping fp's rows of abi asks of a database (kmap_build() and kmap_add_reach() look up no more). */
+static const struct mapdb_want *want_of(const struct footprint *fp, enum kf_abi abi, const struct kmap_input *in,
+					size_t nin, struct mapdb_want *w)
+{
+	const char **names = xcalloc(nin + 1, sizeof(*names)), **kinds = NULL, **values = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		names[i] = in[i].name;
+	struct fp_sysstat **all = fp_sctab_sorted(&fp->syscalls, NULL);
+
+	for (uint32_t i = 0; i < fp->syscalls.count; i++) {
+		const struct fp_sysstat *s = all[i];
+
+		for (uint32_t k = 0; s->abi == abi && k < s->nreach; k++) {
+			size_t c = cap;
+
+			XGROW(kinds, c, n + 1);
+			XGROW(values, cap, n + 1);
+			kinds[n] = s->reach[k].kind;
+			values[n++] = s->reach[k].value;
+		}
+	}
+	free(all);
+	*w = (struct mapdb_want){
+	    .syscalls = names, .nsyscalls = nin, .reach_kind = kinds, .reach_value = values, .nreach = n};
+	return w;
+}
+
+static void want_release(struct mapdb_want *w)
+{
+	free((void *)w->syscalls);
+	free((void *)w->reach_kind);
+	free((void *)w->reach_value);
+}
+
 void annotate_view(const struct footprint *fp, struct kmap_view *v, bool kfacts)
 {
 	memset(v, 0, sizeof(*v));
@@ -248,15 +284,21 @@ void annotate_view(const struct footprint *fp, struct kmap_view *v, bool kfacts)
 	for (size_t a = 0; a < mapdb_nbuiltins; a++) {
 		enum kf_abi abi = mapdb_builtins[a].abi;
 		char *err = NULL;
-		struct mapdb *db = !uses_abi(fp, abi) ? NULL
-				   : kfacts	      ? mapdb_builtin(abi, &err)
-						      : mapdb_builtin_lite(abi, &err);
 		size_t nin;
 
-		free(err); /* no database: the summary says nothing of that ABI */
-		if (!db)
+		if (!uses_abi(fp, abi))
 			continue;
 		struct kmap_input *in = kmap_inputs_footprint(fp, abi, &nin);
+		struct mapdb_want want = {0};
+		struct mapdb *db =
+		    kfacts ? mapdb_builtin(abi, &err) : mapdb_builtin_for(abi, want_of(fp, abi, in, nin, &want), &err);
+
+		want_release(&want);
+		free(err); /* no database: the summary says nothing of that ABI */
+		if (!db) {
+			free(in);
+			continue;
+		}
 		struct fp_kernel_map *m = kmap_build(db, NULL, in, nin, "");
 		kmap_add_reach(m, fp);
 		free(in);

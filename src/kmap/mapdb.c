@@ -52,7 +52,7 @@ const struct mapdb_opt *mapdb_option(const struct mapdb *db, const char *name)
 
 int mapdb_max_nr(const struct mapdb *db)
 {
-	int max = -1;
+	int max = db->others_max_nr;
 
 	for (size_t i = 0; i < db->nsys; i++) {
 		const struct kf_syscall *s = kf_syscall_by_name(db->abi, db->sys[i]->name);
@@ -112,6 +112,7 @@ struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config)
 	size_t cap = 0;
 
 	db->idx = idx;
+	db->others_max_nr = -1;
 	db->abi = kt_index_abi(idx);
 	mapdb_set_version(db, kt_index_version(idx));
 	db->origin = xstrdup(kt_index_srcdir(idx));
@@ -205,7 +206,7 @@ const char *mapdb_builtin_names(void)
 	return buf;
 }
 
-static struct mapdb *builtin(enum kf_abi abi, bool kfacts, char **err)
+static struct mapdb *builtin(enum kf_abi abi, const struct mapdb_want *want, char **err)
 {
 	const char *text = builtin_text(abi);
 	struct mapdb *db;
@@ -216,7 +217,7 @@ static struct mapdb *builtin(enum kf_abi abi, bool kfacts, char **err)
 				 mapdb_builtin_names());
 		return NULL;
 	}
-	db = kfacts ? mapdb_parse(text, "built-in database", err) : mapdb_parse_lite(text, "built-in database", err);
+	db = want ? mapdb_parse_for(text, "built-in database", want, err) : mapdb_parse(text, "built-in database", err);
 	if (!db) {
 		char *why = *err;
 
@@ -228,12 +229,12 @@ static struct mapdb *builtin(enum kf_abi abi, bool kfacts, char **err)
 
 struct mapdb *mapdb_builtin(enum kf_abi abi, char **err)
 {
-	return builtin(abi, true, err);
+	return builtin(abi, NULL, err);
 }
 
-struct mapdb *mapdb_builtin_lite(enum kf_abi abi, char **err)
+struct mapdb *mapdb_builtin_for(enum kf_abi abi, const struct mapdb_want *want, char **err)
 {
-	return builtin(abi, false, err);
+	return builtin(abi, want, err);
 }
 
 void mapdb_free(struct mapdb *db)

@@ -57,6 +57,7 @@ struct mapdb {
 	struct kt_section *own_secs;
 	size_t nsecs;
 	struct kt_kfacts *kfacts; /* a loaded database's Kconfig facts ("kconfig"); NULL: saved before them */
+	int others_max_nr;	  /* mapdb_parse_for(): the highest number of the rows it left out; else -1 */
 	struct arena mem;	  /* a loaded database's strings and lists */
 };
 
@@ -64,12 +65,27 @@ struct mapdb {
 struct mapdb *mapdb_from_index(struct kt_index *idx, const char *config);
 /* The embedded database for an ABI; NULL with *err set when there is none. */
 struct mapdb *mapdb_builtin(enum kf_abi abi, char **err);
-/* A built-in database without its Kconfig facts (mapdb_parse_lite()): what the report's summary reads. */
-struct mapdb *mapdb_builtin_lite(enum kf_abi abi, char **err);
+/*
+ * What a footprint asks of a database (mapdb_parse_for()): the syscalls it made and the refinements its calls
+ * reached (kind and value, as kmap_add_reach() looks them up).
+ */
+struct mapdb_want {
+	const char *const *syscalls;
+	size_t nsyscalls;
+	const char *const *reach_kind, *const *reach_value;
+	size_t nreach;
+};
+/* The built-in database as mapdb_parse_for() reads it: what the report's summary maps a footprint with. */
+struct mapdb *mapdb_builtin_for(enum kf_abi abi, const struct mapdb_want *want, char **err);
 /* Parses a saved database; NULL with *err set (malloc'd, without the origin) on failure. origin: for headers. */
 struct mapdb *mapdb_parse(const char *text, const char *origin, char **err);
-/* The same without the Kconfig facts of the closure (db->kfacts empty), the larger half: for the summary's view. */
-struct mapdb *mapdb_parse_lite(const char *text, const char *origin, char **err);
+/*
+ * The same reduced to what want asks: those syscalls (the others only counted by mapdb_max_nr()), the reach records
+ * kt_reach_find() could answer them with, the options and sections these name, and no Kconfig facts. Mapping want's
+ * footprint with it gives what the whole database gives (test_map's check), at a small part of the cost: the rest is
+ * read past unchecked, so text must be one that mapdb_parse() reads (the built-in ones, which the tests load whole).
+ */
+struct mapdb *mapdb_parse_for(const char *text, const char *origin, const struct mapdb_want *want, char **err);
 /* Writes a database in the saved format: one syscall, option or section a line. 0, or -1 (errno). */
 int mapdb_save(const struct mapdb *db, FILE *out);
 void mapdb_free(struct mapdb *db);

@@ -122,7 +122,22 @@ struct load {
 	struct kt_kfact *kfacts;
 	size_t nkfacts, kfacts_cap;
 	bool have_kfacts;
-	bool skip_kfacts; /* mapdb_parse_lite(): the closure's facts are read past, not built */
+	/*
+	 * mapdb_parse_for(): what a footprint asks, sorted; NULL reads everything. The records it does not ask for are
+	 * read past unchecked (jr_close_unchecked()), which is what makes the summary's load cheap; the options and
+	 * sections the kept records name are collected on the way, since the file holds them after the records.
+	 */
+	const struct mapdb_want *want;
+	char **want_sys, **want_reach, **want_first; /* names; reach keys; the first key of each, for patterns */
+	size_t nwant_sys, nwant_reach, nwant_first;
+	const char **need_opts;
+	size_t nneed_opts, need_opts_cap;
+	bool need_opts_sorted;
+	bool *need_secs;
+	size_t need_secs_cap;
+	bool stopped;	     /* at "kconfig": what follows is not read */
+	const char **others; /* the syscalls left out, by name */
+	size_t nothers, others_cap;
 };
 
 static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev);
@@ -200,8 +215,18 @@ static int read_field(struct load *L, const struct field *f, enum jr_event ev, v
 	return jr_skip(&L->jr, ev);
 }
 
-/* A record's members through its table (rec is zeroed by the caller); a value that is no object reads as {}. */
-static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev)
+/*
+ * What a record's judge says after each member it has read (mapdb_parse_for()): ask again after the next, read the
+ * rest, stop here with the record as it is, or leave the record out.
+ */
+enum verdict { V_ASK, V_ALL, V_CLOSE, V_DROP };
+typedef enum verdict (*judge_fn)(struct load *L, const char *key, const void *rec);
+
+/*
+ * A record's members through its table (rec is zeroed by the caller); a value that is no object reads as {}.
+ * judge (NULL: none) may cut the record short: 1 when it left the record out, else 0, or -1.
+ */
+static int read_judged(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev, judge_fn judge)
 {
 	if (ev != JR_OBJECT)
 		return jr_skip(&L->jr, ev);
@@ -216,8 +241,20 @@ static int read_object(struct load *L, const struct field *f, size_t nf, void *r
 			return -1;
 		if (hit ? read_field(L, hit, ev, rec) < 0 : jr_skip(&L->jr, ev) < 0)
 			return -1;
+		if (L->stopped)
+			return 0;
+		enum verdict v = judge && hit ? judge(L, hit->key, rec) : V_ASK;
+		if (v == V_ALL)
+			judge = NULL;
+		else if (v == V_CLOSE || v == V_DROP)
+			return jr_close_unchecked(&L->jr) < 0 ? -1 : v == V_DROP;
 	}
 	return ev == JR_OBJECT_END ? 0 : -1;
+}
+
+static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev)
+{
+	return read_judged(L, f, nf, rec, ev, NULL);
 }
 
 /* ---- the records' tables ---------------------------------------------------------------------------------- */
@@ -328,17 +365,158 @@ static const struct field sys_fields[] = {
     F_STR("not_built", struct sys_rec, s.not_built),
 };
 
+/* ---- what mapdb_parse_for() keeps ---------------------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool in_sorted(char *const *v, size_t n, const char *name)
+{
+	return n && bsearch(&name, v, n, sizeof(*v), cmp_str);
+}
+
+static char **sorted_copy(char **v, size_t *n)
+{
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+static void want_init(struct load *L, const struct mapdb_want *w)
+{
+	size_t nr = 0, nf = 0;
+
+	L->want = w;
+	L->want_sys = xcalloc(w->nsyscalls + 1, sizeof(char *));
+	for (size_t i = 0; i < w->nsyscalls; i++)
+		L->want_sys[i] = xstrdup(w->syscalls[i]);
+	L->nwant_sys = w->nsyscalls;
+	sorted_copy(L->want_sys, &L->nwant_sys);
+	L->want_reach = xcalloc(4 * w->nreach + 1, sizeof(char *));
+	L->want_first = xcalloc(w->nreach + 1, sizeof(char *));
+	for (size_t i = 0; i < w->nreach; i++) {
+		size_t nk = kt_reach_keys(w->reach_kind[i], w->reach_value[i], L->want_reach + nr, 4);
+
+		if (nk)
+			L->want_first[nf++] = xstrdup(L->want_reach[nr]);
+		nr += nk;
+	}
+	L->nwant_reach = nr;
+	L->nwant_first = nf;
+	sorted_copy(L->want_reach, &L->nwant_reach);
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void want_release(struct load *L)
+{
+	free_strv(L->want_sys, L->nwant_sys);
+	free_strv(L->want_reach, L->nwant_reach);
+	free_strv(L->want_first, L->nwant_first);
+	free(L->need_opts);
+	free(L->need_secs);
+	free(L->others);
+}
+
+/* A reach record kt_reach_find() could answer with for a wanted refinement: one of its keys, or a pattern. */
+static bool reach_wanted(const struct load *L, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (in_sorted(L->want_reach, L->nwant_reach, name))
+		return true;
+	if (!len || name[len - 1] != '*')
+		return false;
+	for (size_t i = 0; i < L->nwant_first; i++)
+		if (!strncmp(name, L->want_first[i], len - 1))
+			return true;
+	return false;
+}
+
+static void need_opt(struct load *L, const char *name)
+{
+	if (!name)
+		return;
+	XGROW(L->need_opts, L->need_opts_cap, L->nneed_opts + 1);
+	L->need_opts[L->nneed_opts++] = name;
+}
+
+/* A kept record's options and sections, which the file holds after the records. */
+static void need_of(struct load *L, const struct sys_rec *r)
+{
+	for (size_t c = 0; c < r->s.nconds; c++) {
+		need_opt(L, r->s.conds[c].option);
+		for (size_t k = 0; k < r->s.conds[c].nsymbols; k++)
+			need_opt(L, r->s.conds[c].symbols[k]);
+	}
+	for (size_t k = 0; k < r->s.noptions; k++)
+		need_opt(L, r->s.options[k]);
+	for (size_t k = 0; k < r->s.nsections; k++) {
+		int id = r->x.sec_ids[k];
+
+		if (id < 0 || id > 1 << 20)
+			continue; /* out of range: build() says so */
+		if ((size_t)id >= L->need_secs_cap) {
+			size_t old = L->need_secs_cap;
+
+			XGROW(L->need_secs, L->need_secs_cap, (size_t)id + 1);
+			memset(L->need_secs + old, 0, (L->need_secs_cap - old) * sizeof(*L->need_secs));
+		}
+		L->need_secs[id] = true;
+	}
+}
+
+/*
+ * Another syscall is left out, its name kept for mapdb_max_nr(): a saved database holds only rows of the tree's
+ * table (mapdb_save() leaves out the others), so every name counts there.
+ */
+static enum verdict judge_sys(struct load *L, const char *key, const void *rec)
+{
+	const struct sys_rec *r = rec;
+
+	if (strcmp(key, "name") || !r->s.name)
+		return V_ASK;
+	if (in_sorted(L->want_sys, L->nwant_sys, r->s.name))
+		return V_ALL;
+	XGROW(L->others, L->others_cap, L->nothers + 1);
+	L->others[L->nothers++] = r->s.name;
+	return V_DROP;
+}
+
+static enum verdict judge_reach(struct load *L, const char *key, const void *rec)
+{
+	const struct sys_rec *r = rec;
+
+	if (strcmp(key, "name"))
+		return V_ASK;
+	return r->s.name && reach_wanted(L, r->s.name) ? V_ALL : V_DROP;
+}
+
 /* "syscalls" or "reach": a repeated member replaces the records before it, as a later key does. */
 static int read_sys_array(struct load *L, enum jr_event ev, struct sys_vec *v)
 {
+	judge_fn judge = !L->want ? NULL : v == &L->sys ? judge_sys : judge_reach;
+
 	v->n = 0;
 	if (ev != JR_ARRAY)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct sys_rec r = {0};
+		int rc;
 
-		if (ev == JR_ERROR || read_object(L, TABLE(sys_fields), &r, ev) < 0)
+		if (ev == JR_ERROR || (rc = read_judged(L, TABLE(sys_fields), &r, ev, judge)) < 0)
 			return -1;
+		if (rc)
+			continue;
+		if (judge)
+			need_of(L, &r);
 		if (v->n == v->cap) {
 			size_t cap = v->cap;
 
@@ -378,6 +556,26 @@ static const struct field opt_fields[] = {
     F_INT("ndefinitions", struct opt_rec, k.ndefinitions),
 };
 
+static enum verdict judge_opt(struct load *L, const char *key, const void *rec)
+{
+	const struct opt_rec *o = rec;
+
+	if (strcmp(key, "name"))
+		return V_ASK;
+	if (!L->need_opts_sorted) {
+		size_t n = 0;
+
+		if (L->nneed_opts)
+			qsort(L->need_opts, L->nneed_opts, sizeof(*L->need_opts), cmp_str);
+		for (size_t i = 0; i < L->nneed_opts; i++)
+			if (!n || strcmp(L->need_opts[n - 1], L->need_opts[i]))
+				L->need_opts[n++] = L->need_opts[i];
+		L->nneed_opts = n;
+		L->need_opts_sorted = true;
+	}
+	return o->k.name && in_sorted((char *const *)L->need_opts, L->nneed_opts, o->k.name) ? V_ALL : V_DROP;
+}
+
 static int read_options(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nopts = 0;
@@ -385,9 +583,12 @@ static int read_options(struct load *L, enum jr_event ev, void *rec)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct opt_rec o = {0};
+		int rc;
 
-		if (ev == JR_ERROR || read_object(L, TABLE(opt_fields), &o, ev) < 0)
+		if (ev == JR_ERROR || (rc = read_judged(L, TABLE(opt_fields), &o, ev, L->want ? judge_opt : NULL)) < 0)
 			return -1;
+		if (rc)
+			continue;
 		o.m.name = o.k.name;
 		if (!o.kconfig) /* only a Kconfig entry has the rest, and it keeps its name there (mapdb_parse) */
 			o.k = (struct kt_option){0};
@@ -407,6 +608,15 @@ static const struct field section_fields[] = {
     F_STRV("lists", struct kt_section, lists, nlists),
 };
 
+/* A section no kept record names keeps its name alone: the records name sections by position. */
+static enum verdict judge_sec(struct load *L, const char *key, const void *rec)
+{
+	(void)rec;
+	if (strcmp(key, "name"))
+		return V_ASK;
+	return L->nsecs < L->need_secs_cap && L->need_secs[L->nsecs] ? V_ALL : V_CLOSE;
+}
+
 static int read_sections(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nsecs = 0;
@@ -415,7 +625,7 @@ static int read_sections(struct load *L, enum jr_event ev, void *rec)
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct kt_section s = {0};
 
-		if (ev == JR_ERROR || read_object(L, TABLE(section_fields), &s, ev) < 0)
+		if (ev == JR_ERROR || read_judged(L, TABLE(section_fields), &s, ev, L->want ? judge_sec : NULL) < 0)
 			return -1;
 		XGROW(L->secs, L->secs_cap, L->nsecs + 1);
 		L->secs[L->nsecs++] = s;
@@ -445,7 +655,12 @@ static const struct field kfact_fields[] = {
 static int read_kconfig(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nkfacts = 0;
-	if (ev != JR_ARRAY || L->skip_kfacts)
+	if (L->want) {
+		/* the file's last member, and half of it: the reduced load ends here, without reading it past */
+		L->stopped = true;
+		return 0;
+	}
+	if (ev != JR_ARRAY)
 		return jr_skip(&L->jr, ev);
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct kfact_rec f = {0};
@@ -524,9 +739,16 @@ static int build(struct load *L, struct mapdb *db, const char *origin, char **er
 		if ((*err = check_sys(db, &db->own_sys[i], &L->sys.x[i])))
 			return -1;
 	}
-	if (!db->nsys) {
+	if (!db->nsys && !L->nothers) {
 		*err = xasprintf("no syscalls");
 		return -1;
+	}
+	db->others_max_nr = -1;
+	for (size_t i = 0; i < L->nothers; i++) {
+		const struct kf_syscall *t = kf_syscall_by_name(db->abi, L->others[i]);
+
+		if (t && t->nr > db->others_max_nr)
+			db->others_max_nr = t->nr;
 	}
 	db->own_reach = L->reach.v;
 	db->nreach = L->reach.n;
@@ -570,18 +792,22 @@ static int build(struct load *L, struct mapdb *db, const char *origin, char **er
 	return 0;
 }
 
-static struct mapdb *parse(const char *text, const char *origin, bool kfacts, char **err)
+static struct mapdb *parse(const char *text, const char *origin, const struct mapdb_want *want, char **err)
 {
 	struct mapdb *db = xcalloc(1, sizeof(*db));
-	struct load L = {.mem = &db->mem, .skip_kfacts = !kfacts};
+	struct load L = {.mem = &db->mem};
 	enum jr_event ev;
 	int rc;
 
 	*err = NULL;
+	if (want)
+		want_init(&L, want);
 	jr_init_mem(&L.jr, text, strlen(text), MAX_DEPTH);
 	ev = jr_next(&L.jr);
-	rc =
-	    ev == JR_ERROR || read_object(&L, TABLE(head_fields), &L.head, ev) < 0 || jr_next(&L.jr) != JR_EOF ? -1 : 0;
+	rc = ev == JR_ERROR || read_object(&L, TABLE(head_fields), &L.head, ev) < 0 ||
+		     (!L.stopped && jr_next(&L.jr) != JR_EOF)
+		 ? -1
+		 : 0;
 	if (rc < 0)
 		*err = xstrdup(jr_error(&L.jr) ? jr_error(&L.jr) : "not JSON");
 	else
@@ -599,6 +825,7 @@ static struct mapdb *parse(const char *text, const char *origin, bool kfacts, ch
 	free(L.matches);
 	free(L.ids);
 	free(L.kfacts);
+	want_release(&L);
 	if (rc < 0) {
 		mapdb_free(db);
 		return NULL;
@@ -608,10 +835,10 @@ static struct mapdb *parse(const char *text, const char *origin, bool kfacts, ch
 
 struct mapdb *mapdb_parse(const char *text, const char *origin, char **err)
 {
-	return parse(text, origin, true, err);
+	return parse(text, origin, NULL, err);
 }
 
-struct mapdb *mapdb_parse_lite(const char *text, const char *origin, char **err)
+struct mapdb *mapdb_parse_for(const char *text, const char *origin, const struct mapdb_want *want, char **err)
 {
-	return parse(text, origin, false, err);
+	return parse(text, origin, want, err);
 }

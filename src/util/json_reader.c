@@ -548,3 +548,63 @@ int jr_resync(struct json_reader *jr, int depth)
 	}
 	return 0;
 }
+
+int jr_close_unchecked(struct json_reader *jr)
+{
+	/* the bytes that matter outside a string; most of a record is strings, which memchr crosses */
+	static const unsigned char special[256] = {['"'] = 1, ['\n'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
+	const char *b = jr->buf;
+	size_t i = jr->pos, n = jr->len;
+	int depth = 1;
+
+	if (jr->err || !jr->depth)
+		return jr->err ? -1 : 0;
+	if (jr->in) {
+		int at = jr->depth;
+
+		while (jr->depth >= at)
+			if (jr_next(jr) == JR_ERROR)
+				return -1;
+		return 0;
+	}
+	for (; i < n; i++) {
+		while (i < n && !special[(unsigned char)b[i]])
+			i++;
+		if (i == n)
+			break;
+		switch (b[i]) {
+		case '"':
+			/* a string's brackets are not the document's; a valid one holds no raw newline */
+			for (;;) {
+				const char *q = memchr(b + i + 1, '"', n - i - 1);
+				size_t bs = 0;
+
+				if (!q) {
+					i = n;
+					break;
+				}
+				i = (size_t)(q - b);
+				while (b[i - 1 - bs] == '\\')
+					bs++;
+				if (!(bs & 1))
+					break;
+			}
+			break;
+		case '\n':
+			jr->line++;
+			jr->line_start = jr->base + i + 1;
+			break;
+		case '{':
+		case '[': depth++; break;
+		default:
+			if (--depth)
+				break;
+			jr->pos = i;
+			close_container(jr, JR_OBJECT_END);
+			return 0;
+		}
+	}
+	jr->pos = n;
+	unexpected(jr);
+	return -1;
+}

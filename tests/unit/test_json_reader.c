@@ -180,6 +180,41 @@ static void test_skip_and_resync(void **state)
 	jr_release(&jr);
 }
 
+/*
+ * jr_close_unchecked(): the rest of the open container read past, brackets and quotes inside strings (escaped
+ * ones too) not counted, lines still counted for a later message; the events after it as jr_next() gives them.
+ */
+static void test_close_unchecked(void **state)
+{
+	const char *t = "{\"a\": {\"x\": \"]}\\\\\", \"y\": \"\\\"}\", \"z\": [1, {\"w\": \"[\"}]\n},\n \"b\": [2]}";
+	struct json_reader jr;
+
+	jr_init_mem(&jr, t, strlen(t), 8);
+	assert_int_equal(jr_next(&jr), JR_OBJECT);
+	assert_int_equal(jr_next(&jr), JR_KEY);
+	assert_int_equal(jr_next(&jr), JR_OBJECT);
+	assert_int_equal(jr_next(&jr), JR_KEY);
+	assert_string_equal(jr.text.buf, "x");
+	assert_int_equal(jr_close_unchecked(&jr), 0);
+	assert_int_equal(jr.depth, 1);
+	assert_int_equal(jr_next(&jr), JR_KEY);
+	assert_string_equal(jr.text.buf, "b");
+	assert_int_equal(jr_next(&jr), JR_ARRAY);
+	assert_int_equal(jr_close_unchecked(&jr), 0);
+	assert_int_equal(jr_next(&jr), JR_OBJECT_END);
+	assert_int_equal(jr_next(&jr), JR_EOF);
+	jr_release(&jr);
+
+	/* a container that never closes: the reader stops with where it ended */
+	jr_init_mem(&jr, "[1, \"]\n", 7, 8);
+	assert_int_equal(jr_next(&jr), JR_ARRAY);
+	assert_int_equal(jr_close_unchecked(&jr), -1);
+	assert_non_null(strstr(jr_error(&jr), "unexpected end of data"));
+	assert_int_equal(jr_next(&jr), JR_ERROR);
+	jr_release(&jr);
+	(void)state;
+}
+
 static char *tmpfile_with(const char *data, size_t len)
 {
 	char *path = strdup("/tmp/kf-unit-jr.XXXXXX");
@@ -319,8 +354,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_events),	    cmocka_unit_test(test_syntax_errors),
 	    cmocka_unit_test(test_strings),	    cmocka_unit_test(test_limits),
-	    cmocka_unit_test(test_skip_and_resync), cmocka_unit_test(test_chunk_edges),
-	    cmocka_unit_test(test_input_limits),
+	    cmocka_unit_test(test_skip_and_resync), cmocka_unit_test(test_close_unchecked),
+	    cmocka_unit_test(test_chunk_edges),	    cmocka_unit_test(test_input_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,8 @@
 #include "footprint/kfunc.h"
 #include "fp_sample.h"
 #include "kmap/annotate.h"
+#include "kmap/mapdb.h"
+#include "report/map_report.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 
@@ -687,6 +689,114 @@ static void test_text_classes_by_reach(void **state)
 	(void)state;
 }
 
+/*
+ * Every map format of every mapping in a view, one after the other: what the comparison below holds equal. The
+ * fragment is left out: its closure over Kconfig is what only the whole database has (report.h's closure).
+ */
+static char *render_maps(const struct kmap_view *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t k = 0; map_renderer_at(k); k++) {
+			const struct map_renderer *r = map_renderer_at(k);
+			char *buf = NULL;
+
+			if (!strcmp(r->f.name, "kconfig"))
+				continue;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+
+			assert_non_null(f);
+			if (!r->ready || !r->ready(v->maps[i]))
+				assert_int_equal(r->render(v->maps[i], f), 0);
+			assert_int_equal(fclose(f), 0);
+			strbuf_addf(&sb, "== %s\n", r->f.name);
+			strbuf_add(&sb, buf, len);
+			free(buf);
+		}
+	return strbuf_detach(&sb);
+}
+
+/* The refinement a reach record of the database answers (kt_reach_keys()'s way back); a pattern gets a name. */
+static void reach_of(const char *key, char *kind, char *value, size_t len)
+{
+	const char *v = strchr(key, ' ') + 1;
+	size_t k = (size_t)(v - 1 - key);
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s", v);
+	if (name[0] && name[strlen(name) - 1] == '*')
+		snprintf(name + strlen(name) - 1, sizeof(name) - strlen(name) + 1, "KF_TEST");
+	snprintf(kind, len, "fd");
+	if (!strncmp(key, "fs ", k + 1))
+		snprintf(value, len, "file:%s", name);
+	else if (!strncmp(key, "chr ", k + 1) || !strncmp(key, "blk ", k + 1))
+		snprintf(value, len, "%.3s:%s%s", key, name, strchr(name, ':') ? "" : ":7");
+	else if (!strncmp(key, "anon ", k + 1))
+		snprintf(value, len, "anon:%s", name);
+	else if (!strncmp(key, "af ", k + 1) || !strncmp(key, "proto ", k + 1))
+		snprintf(kind, len, "socket"), snprintf(value, len, "%s", name);
+	else if (!strncmp(key, "netlink ", k + 1))
+		snprintf(kind, len, "socket"), snprintf(value, len, "AF_NETLINK:SOCK_RAW:%s", name);
+	else
+		snprintf(kind, len, "%.*s", (int)k, key), snprintf(value, len, "%s", name);
+}
+
+/*
+ * The summary's database is read for the footprint alone (mapdb_parse_for()): a footprint of every syscall of
+ * both ABIs, each reaching what a record of the database registers, maps the same through it as through the
+ * whole database, in every map format; and the footprints of the other tests' shape do too.
+ */
+static void test_view_reduced_db(void **state)
+{
+	struct footprint *fp = sample_fp();
+	struct fp_proc *p = fp->procs[0];
+	struct kmap_view full, part;
+	const enum kf_abi abis[] = {KF_ABI_X86_64, KF_ABI_I386};
+
+	/*
+	 * uretprobe (335, 6.11) is in a gap of 6.1's table, which only the highest number of the whole table tells
+	 * from a newer syscall (kmap_row_note()). The sample as it is first, then the same with everything in it.
+	 */
+	assert_non_null(kf_syscall_by_name(KF_ABI_X86_64, "uretprobe"));
+	fp__account(fp, p, KF_ABI_X86_64, kf_syscall_by_name(KF_ABI_X86_64, "uretprobe")->nr, 0, 1, 0);
+	for (int round = 0; round < 2; round++) {
+		annotate_view(fp, &full, true);
+		annotate_view(fp, &part, false);
+		assert_int_equal(full.n, part.n);
+		assert_true(full.n > 0);
+		char *x = render_maps(&full), *y = render_maps(&part);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+		if (round) {
+			/* read for fewer, not all: else this test shows nothing of the reduction */
+			assert_true(part.dbs[0]->nopts < full.dbs[0]->nopts ||
+				    part.dbs[0]->nreach < full.dbs[0]->nreach);
+		} else {
+			for (size_t a = 0; a < 2; a++) {
+				for (size_t i = 0; i < kf_syscall_count(abis[a]); i++)
+					fp__account(fp, p, abis[a], kf_syscall_at(abis[a], i)->nr, 0, 1, 0);
+				for (size_t i = 0; a < full.n && i < full.dbs[a]->nreach; i++) {
+					char kind[192], value[192];
+					int nr = kf_syscall_by_name(abis[a], i % 2 ? "ioctl" : "openat")
+						     ? kf_syscall_by_name(abis[a], i % 2 ? "ioctl" : "openat")->nr
+						     : kf_syscall_at(abis[a], 0)->nr;
+
+					reach_of(full.dbs[a]->reach[i]->name, kind, value, sizeof(kind));
+					fp__reach(fp, p, abis[a], nr, kind, value, NULL, (int)(i % 3 ? 0 : ENOENT), 1);
+				}
+			}
+			fp->reach = true;
+		}
+		kmap_view_release(&full);
+		kmap_view_release(&part);
+	}
+	fp__free(fp);
+	(void)state;
+}
+
 static void test_text_by_class(void **state)
 {
 	struct footprint *fp = sample_fp();
@@ -1007,6 +1117,7 @@ int main(void)
 	    cmocka_unit_test(test_text_per_process),
 	    cmocka_unit_test(test_text_by_class),
 	    cmocka_unit_test(test_text_classes_by_reach),
+	    cmocka_unit_test(test_view_reduced_db),
 	    cmocka_unit_test(test_rst),
 	    cmocka_unit_test(test_json_is_the_footprint),
 	    cmocka_unit_test(test_empty_footprint),
