@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -224,19 +226,28 @@ static int observe(struct bpf_session *s)
 	const struct trace_opts *o = s->opts;
 	struct trace_end end;
 	uint64_t give_up_at = 0;
+	/* the command's end wakes the wait at once: its reaping is what ends most runs, and a 1 ms nap was 10% of one
+	 */
+	int rootfd = s->root ? (int)syscall(SYS_pidfd_open, s->root, 0) : -1;
+	struct pollfd pf[2] = {{.fd = ring_buffer__epoll_fd(s->rb), .events = POLLIN},
+			       {.fd = rootfd, .events = POLLIN}};
+	int ret = 0;
 
 	trace_end_init(&end, o);
 	for (;;) {
 		/* Once the last known process ended, only the kernel's task count and the reaping remain. */
-		int timeout = s->nlive ? POLL_MS : 1;
-		int n = ring_buffer__poll(s->rb, timeout);
+		bool wait_root = rootfd >= 0 && !s->root_reaped;
+		int timeout = s->nlive || wait_root ? POLL_MS : 1;
+		int n = poll(pf, wait_root ? 2 : 1, timeout) < 0 ? -errno : 0;
 		uint64_t kept;
 
 		/* Woken or not, read what waits: wake-ups come only when the ring fills up (RING_WAKE_AT). */
 		if (n >= 0 || n == -EINTR)
 			n = ring_buffer__consume(s->rb);
-		if (n < 0 && n != -EINTR)
-			return error("bpf: reading the event ring: %s", strerror(-n));
+		if (n < 0 && n != -EINTR) {
+			ret = error("bpf: reading the event ring: %s", strerror(-n));
+			break;
+		}
 		try_reap(s);
 		if (o->progress)
 			progress(s);
@@ -244,31 +255,40 @@ static int observe(struct bpf_session *s)
 		kept = __atomic_load_n(&s->skel->bss->kept_ended, __ATOMIC_RELAXED);
 		if (kept != s->kept_seen) {
 			s->kept_seen = kept;
-			if (bpf_read_procs(s, true))
-				return -1;
+			if (bpf_read_procs(s, true)) {
+				ret = -1;
+				break;
+			}
 		}
 		/* Half full: move the final counts of ended processes out, so long workloads never fill it. */
 		if (__atomic_load_n(&s->skel->bss->nstats, __ATOMIC_RELAXED) - s->stats_drained >
 			bpf_map__max_entries(s->skel->maps.stats) / 2 &&
-		    bpf_read_stats(s, true))
-			return -1;
+		    bpf_read_stats(s, true)) {
+			ret = -1;
+			break;
+		}
 		if (__atomic_load_n(&s->skel->bss->nreach, __ATOMIC_RELAXED) - s->reach_drained > KF_REACH_MAX / 2 &&
-		    bpf_read_reach(s, true))
-			return -1;
+		    bpf_read_reach(s, true)) {
+			ret = -1;
+			break;
+		}
 		/* The workload's cgroup, when it has one, also knows of a process whose fork event was lost. */
 		if (__atomic_load_n(&s->skel->bss->live_tasks, __ATOMIC_SEQ_CST) <= 0 && (!s->root || s->root_reaped) &&
 		    contain_empty(o->contain))
-			return 0;
+			break;
 		/* Ending observation: contain.c signals the whole workload, not only the processes seen so far. */
 		if (trace_end_step(&end, o, s->fp) == TRACE_END_DETACH)
-			return 0;
+			break;
 		if (end.killed && !give_up_at) {
 			give_up_at = fp__now_ns() + GIVE_UP_NS;
 		} else if (give_up_at && fp__now_ns() >= give_up_at) {
 			warning("bpf: workload tasks still running after SIGKILL: leaving them");
-			return 0;
+			break;
 		}
 	}
+	if (rootfd >= 0)
+		close(rootfd);
+	return ret;
 }
 
 /* Runs of a program the kernel skipped because it was already running on that CPU (a nested event). */

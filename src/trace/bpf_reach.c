@@ -121,11 +121,17 @@ void bpf_reach_setup(struct bpf_session *s, bool on)
 			for (int b = 0; b < 6 && nfd < 2; b++)
 				if (sc->fd_args & (1u << b))
 					r->fd[nfd++] = (int8_t)b;
-			for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-				if (!strcmp(ops[k].name, sc->name)) {
-					r->op = ops[k].op;
-					r->arg = ops[k].arg;
-				}
+		}
+		/* by name, each op once: a start-up cost paid on every record */
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+			const struct kf_syscall *sc = kf_syscall_by_name(abi, ops[k].name);
+			volatile struct kf_reach_sc *r;
+
+			if (!sc || sc->nr < 0 || sc->nr >= KF_REACH_NR_MAX)
+				continue;
+			r = &ro->reach_sc[a * KF_REACH_NR_MAX + sc->nr];
+			r->op = ops[k].op;
+			r->arg = ops[k].arg;
 			/* mmap's op only says when its fd counts: i386's old mmap passes a struct, no fd */
 			if (r->op == KF_RO_MMAP && r->fd[0] < 0)
 				r->op = KF_RO_NONE;
