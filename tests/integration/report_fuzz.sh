@@ -3,12 +3,13 @@
 # cleanly, round-trip byte for byte and render in every format, under ASan and UBSan. `make fuzz` runs longer, and
 # tests/long/fuzz_long.sh (make check-long) with 200000 and 3000. Then the shapes of tests/fuzz/gen_extreme.py (a
 # process chain deep past the tree's indentation, wide syscall tables, counts at 2^63-1 and 2^64) at N and 4N:
-# each runs clean, its CPU time and peak RSS at most 8 times more for 4 times the input (tests/fuzz/shape_cost.py),
+# each runs clean (N: KF_FUZZ_SHAPE_N, default 1000; 2500 in fuzz_long), its CPU time and peak RSS at most 8 times
+# more for 4 times the input (tests/fuzz/shape_cost.py),
 # and a bounded run mutates them (KF_FUZZ_SHAPE_RUNS inputs, default 300, of up to 64 KiB, 60 s and 2 GiB at
 # most). Skips, saying why, when clang cannot build it.
 . "$(dirname "$0")/../lib.sh"
 FUZZ="$KF_TOP/$KF_BUILD/fuzz/fuzz_load"
-runs=${KF_FUZZ_RUNS:-20000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-300}
+runs=${KF_FUZZ_RUNS:-20000} shape_runs=${KF_FUZZ_SHAPE_RUNS:-300} shape_n=${KF_FUZZ_SHAPE_N:-1000}
 if ! command -v clang >/dev/null 2>&1; then
 	skip "fuzz: json reader" "clang is not installed (make deps installs it)"
 	exit 0
@@ -38,8 +39,8 @@ fi
 GEN="$KF_TOP/tests/fuzz/gen_extreme.py"
 mkdir "$T/small" "$T/large" "$T/shapes"
 for shape in chain rows; do
-	python3 "$GEN" $shape 2500 >"$T/small/$shape.json"
-	python3 "$GEN" $shape 10000 >"$T/large/$shape.json"
+	python3 "$GEN" $shape $shape_n >"$T/small/$shape.json"
+	python3 "$GEN" $shape $((4 * shape_n)) >"$T/large/$shape.json"
 	python3 "$GEN" $shape 120 >"$T/shapes/$shape.json"
 done
 for v in 9223372036854775807 18446744073709551616 4611686018427387904; do
