@@ -5,7 +5,8 @@
 /*
  * What the two recorders of call sites share (csite_sym.c): the ptrace one (csite.c), which unwinds the stopped
  * task, and the bpf one (bpf_csite.c), which unwinds a copy of its stack. Both keep one Dwfl per program image (its
- * modules reported from /proc/PID/maps) and turn the unwound addresses into a key's stacks the same way.
+ * modules reported from /proc/PID/maps, or for bpf from perf's mmap records, bpf_cmaps.c) and turn the unwound
+ * addresses into a key's stacks the same way.
  */
 #ifndef KF_NO_DWARF
 #include <stdbool.h>
