@@ -122,6 +122,7 @@ int BPF_PROG(kfc_sys_exit, struct pt_regs *regs, long ret)
 	e->nr = k.nr;
 	e->err = k.err;
 	e->pad = 0;
+	e->time = bpf_ktime_get_ns();
 	e->ip = BPF_CORE_READ(regs, ip);
 	e->sp = BPF_CORE_READ(regs, sp);
 	e->bp = BPF_CORE_READ(regs, bp);

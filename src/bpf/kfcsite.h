@@ -25,6 +25,7 @@ struct kfc_event {
 	__u32 nfp;	 /* frames in fp[] (bpf_get_stack's, frame pointers) */
 	__u32 stack_len; /* bytes of stack[] read, 0 when none could be */
 	__u32 pad;
+	__u64 time; /* CLOCK_MONOTONIC ns at the call's exit: placed among the perf mmap records (bpf_cmaps.c) */
 	__u64 ip, sp, bp;
 	__u64 fp[KFC_FP_DEPTH];
 	__u8 stack[KFC_STACK];

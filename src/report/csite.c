@@ -11,6 +11,7 @@
 #include "footprint/csite.h"
 #include "report/csite.h"
 #include "report/kind_report.h"
+#include "report/map_report.h"
 #include "report/report_util.h"
 #include "report/text_internal.h"
 #include "util/xalloc.h"
@@ -176,14 +177,12 @@ static bool opt_has_sites(const struct fp_csites *c, const struct kmap_opt *o)
 	return false;
 }
 
-static void map_text_key(struct strbuf *sb, const char *opt, const char *by, const struct fp_csite_key *k)
+/* "eventfd2 EINVAL: 4 calls", after "by <- " where what needed the option is not the syscall itself. */
+static void key_head(struct strbuf *sb, const char *by, const struct fp_csite_key *k)
 {
-	const struct fp_csite_stack **v;
-	uint32_t n;
-
-	strbuf_addf(sb, "  %s <- %s", opt, by);
 	if (strcmp(by, k->syscall))
-		strbuf_addf(sb, " <- %s", k->syscall);
+		strbuf_addf(sb, "%s <- ", by);
+	strbuf_addstr(sb, k->syscall);
 	if (k->err)
 		strbuf_addf(sb, " %s", fp_errno_name(k->err));
 	if (k->reached && !strcmp(by, k->syscall)) {
@@ -196,6 +195,15 @@ static void map_text_key(struct strbuf *sb, const char *opt, const char *by, con
 		strbuf_addf(sb, ", %" PRIu64 " without a stack", k->unwound_none);
 	if (k->nstacks > CSITE_TOP)
 		strbuf_addf(sb, ", the top %d of %u stacks", CSITE_TOP, k->nstacks);
+}
+
+static void map_text_key(struct strbuf *sb, const char *opt, const char *by, const struct fp_csite_key *k)
+{
+	const struct fp_csite_stack **v;
+	uint32_t n;
+
+	strbuf_addf(sb, "  %s <- ", opt);
+	key_head(sb, by, k);
 	strbuf_addch(sb, '\n');
 	v = csite_top(k, &n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -288,8 +296,124 @@ static void map_json(json_writer_t *w, const struct fp_kernel_map *m)
 	jsonw_end_object(w);
 }
 
+/* A comment line of the fragment: a frame's name holding "CONFIG_X" would read to merge_config.sh as X's value. */
+static void kconfig_line(FILE *out, const char *s)
+{
+	const char *c;
+
+	fputs("#", out);
+	while ((c = strstr(s, "CONFIG_"))) {
+		fwrite(s, 1, (size_t)(c - s), out);
+		fputs("CONFIG-", out);
+		s = c + strlen("CONFIG_");
+	}
+	fprintf(out, "%s\n", s);
+}
+
+void csite_kconfig(FILE *out, const struct fp_kernel_map *m, const char *const *needed_by, size_t n)
+{
+	const struct fp_csites *c = m->csites;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t j = 0; c && j < n; j++)
+		for (uint32_t k = 0; k < c->nkeys; k++) {
+			const struct fp_csite_key *key = &c->keys[k];
+			const struct fp_csite_stack **v;
+			uint32_t nv;
+
+			if (!fp_csite_key_of(key, needed_by[j]))
+				continue;
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "   call sites of ");
+			key_head(&sb, needed_by[j], key);
+			kconfig_line(out, sb.buf);
+			v = csite_top(key, &nv);
+			for (uint32_t i = 0; i < nv; i++) {
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "     %" PRIu64 " <- ", v[i]->calls);
+				csite_stack_line(&sb, v[i], CSITE_LINE_FRAMES);
+				kconfig_line(out, sb.buf);
+			}
+			free(v);
+		}
+	strbuf_release(&sb);
+}
+
+/* Where call sites were asked for and could not be recorded: said once, among the kinds' notes (map_kconfig.c). */
+static void map_kconfig(const struct fp_kernel_map *m, FILE *out)
+{
+	const struct fp_csites *c = m->csites;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!c || !c->why_not || c->nkeys)
+		return;
+	strbuf_addstr(&sb, " call sites: not recorded: ");
+	rpt_add_display(&sb, c->why_not);
+	fputc('\n', out);
+	kconfig_line(out, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* map -F rst: a list-table, a row per option, needer and key, its top stacks a bullet list. */
+static void map_rst(const struct fp_kernel_map *m, FILE *out)
+{
+	static const char *const cols[] = {"Option", "Call", "Calls", "Stacks (innermost frame first)"};
+	const struct fp_csites *c = m->csites;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!c)
+		return;
+	rst_heading(out, "Call sites", '-');
+	if (c->why_not && !c->nkeys) {
+		fputs(":Not recorded: ", out);
+		rst_esc(out, c->why_not);
+		fputs("\n\n", out);
+		return;
+	}
+	fprintf(out, ":Depth: %u frames\n\n", c->depth);
+	rst_header_rows(out, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < m->nopts; i++) {
+		const struct kmap_opt *o = &m->opts[i];
+
+		for (size_t j = 0; j < o->nneeded; j++)
+			for (uint32_t k = 0; k < c->nkeys; k++) {
+				const struct fp_csite_key *key = &c->keys[k];
+				const struct fp_csite_stack **v;
+				uint32_t nv;
+
+				if (!fp_csite_key_of(key, o->needed_by[j]))
+					continue;
+				rst_cell_start(out, true);
+				rst_lit(out, o->name);
+				fputc('\n', out);
+				strbuf_reset(&sb);
+				key_head(&sb, o->needed_by[j], key);
+				*strrchr(sb.buf, ':') = 0; /* the counts in their own column */
+				rst_cell_text(out, sb.buf);
+				fprintf(out, "     - %" PRIu64 "\n", key->calls);
+				v = csite_top(key, &nv);
+				rst_cell_start(out, false);
+				if (!nv)
+					fputs("none", out);
+				for (uint32_t s = 0; s < nv; s++) {
+					strbuf_reset(&sb);
+					strbuf_addf(&sb, "%" PRIu64 " <- ", v[s]->calls);
+					csite_stack_line(&sb, v[s], CSITE_LINE_FRAMES);
+					fputs(s ? "\n       * " : "* ", out);
+					rst_esc(out, sb.buf);
+				}
+				fputc('\n', out);
+				free(v);
+			}
+	}
+	fputc('\n', out);
+	strbuf_release(&sb);
+}
+
 const struct kind_report csites_report = {
     .text = text_section,
     .map_text = map_text,
     .map_json = map_json,
+    .map_rst = map_rst,
+    .map_kconfig = map_kconfig,
 };

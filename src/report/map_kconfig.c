@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kmap/kneeds.h"
+#include "report/csite.h"
 #include "report/kind_report.h"
 #include "report/map_report.h"
 
@@ -130,6 +131,7 @@ static void option(FILE *out, const struct fp_kernel_map *m, const struct kneed 
 		return;
 	}
 	fputc('\n', out);
+	csite_kconfig(out, m, o->needed_by, o->nneeded);
 	if (!o->kc.entry)
 		fputs("#   no Kconfig entry in the source tree: merge_config.sh will ignore it\n", out);
 	else if (!o->kc.prompt)

@@ -6,7 +6,11 @@
  * unwind-libdw does with PERF_SAMPLE_STACK_USER: a Dwfl per program image (its modules from /proc/PID/maps, in
  * csite_sym.c's cache) attached to our own state, whose memory is the copy first, /proc/PID/mem past it.
  *
- * A program image is (tgid, start time, execs seen): an event's image must still be the process's after its maps
+ * The started command's processes have their mappings from perf's records (bpf_cmaps.c), which name the image an
+ * event was made in by its time and keep its mappings once the process is gone: short-lived processes, whose
+ * /proc/PID/maps is empty by the time their events are read, are symbolized too. Processes followed by -p (and
+ * all when perf_event_open refuses, or records were lost) have theirs from /proc/PID/maps: there a program image
+ * is (tgid, start time, execs seen), and an event's image must still be the process's after its maps
  * were read, or its maps are of another program and the event counts as unwound_none rather than mis-symbolized.
  * Where the CFI gives less than a frame beyond the innermost (no CFI, a process gone before its maps were read),
  * the frame-pointer stack is taken. Calls the kernel side did not send (sampled away, or dropped on a full ring
@@ -35,8 +39,9 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-#define CSB_ALWAYS 32 /* the first calls of each (syscall, errno) always unwound */
-#define CSB_EVERY  16 /* past them, one call in CSB_EVERY */
+#define CSB_ALWAYS   32		/* the first calls of each (syscall, errno) always unwound */
+#define CSB_EVERY    16		/* past them, one call in CSB_EVERY */
+#define CSB_RECORDED (1u << 31) /* the gen of the images from perf's records, in the cache beside the others */
 
 struct csb {
 	struct fp_csites *cs;
@@ -49,6 +54,8 @@ struct csb {
 	bool prepare; /* execs are counted before their new mappings (sched_prepare_exec) */
 	atomic_bool stop;
 	struct cs_cache cache;
+	struct csm *maps;  /* the started command's mappings, from perf's records; NULL: /proc/PID/maps only */
+	uint64_t recorded; /* -v: events of images from the records */
 	uint64_t events, by_cfi, fp_agrees, by_fp, none, stale; /* -v's figures */
 };
 
@@ -109,6 +116,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, e->stack + (addr - e->sp), sizeof(*result));
 		return true;
 	}
+	if (p->mem_fd == -2)
+		return false;
 	if (p->mem_fd < 0) {
 		snprintf(path, sizeof(path), "/proc/%u/mem", e->tgid);
 		p->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -145,12 +154,41 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
     .set_initial_registers = set_initial_registers,
 };
 
+/* The modules of the event's image again, as they are now (a library mapped since): 0 or -1. */
+static int report_again(struct csb *b, struct cs_proc *p, const struct kfc_event *e)
+{
+	if (p->recorded) {
+		p->reported = e->time;
+		return csm_report(b->maps, p->dwfl, (pid_t)e->tgid, p->gen & ~CSB_RECORDED, e->time);
+	}
+	return same_image(b, e) ? cs_report_maps(p) : -1;
+}
+
 /* The event's image, attached to our state when new; NULL when its maps cannot be had as they were. */
 static struct cs_proc *image_of(struct csb *b, const struct kfc_event *e)
 {
 	bool fresh;
-	struct cs_proc *p = cs_cache_get(&b->cache, (pid_t)e->tgid, e->start, e->gen, &fresh);
+	uint32_t image = b->maps ? csm_image(b->maps, (pid_t)e->tgid, e->time) : 0;
+	struct cs_proc *p;
 
+	if (image) {
+		b->recorded++;
+		p = cs_cache_get(&b->cache, (pid_t)e->tgid, e->start, CSB_RECORDED | image, false, &fresh);
+		if (fresh && !p->broken) {
+			p->recorded = true;
+			/* its memory past the stack's copy only while it is still this image */
+			if (!same_image(b, e))
+				p->mem_fd = -2;
+			if (report_again(b, p, e) < 0 ||
+			    !dwfl_attach_state(p->dwfl, NULL, (pid_t)e->tgid, &thread_callbacks, p))
+				p->broken = true;
+		} else if (!p->broken && csm_newer(b->maps, (pid_t)e->tgid, image, p->reported, e->time) &&
+			   report_again(b, p, e) < 0) {
+			p->broken = true;
+		}
+		return p;
+	}
+	p = cs_cache_get(&b->cache, (pid_t)e->tgid, e->start, e->gen, true, &fresh);
 	if (fresh && !p->broken) {
 		if (!same_image(b, e)) {
 			p->broken = true;
@@ -190,6 +228,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	b->events++;
+	if (b->maps) /* the mappings made before the call are in the records by now */
+		csm_drain(b->maps);
 	k = fp__csite_key(b->cs, kf_syscall_name(kf_abi_host(), e->nr, buf, sizeof(buf)), e->err, NULL);
 	row = kf_syscall_by_nr(kf_abi_host(), e->nr);
 	if (row && (row->flags & KF_SC_EXEC) && !e->err) { /* as with ptrace: the stack that made it is gone */
@@ -200,7 +240,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (!p->broken) {
 		n = unwind(b, p, e, pc);
 		/* a frame outside every module known: a library mapped since its maps were read, once more */
-		if (n && !dwfl_addrmodule(p->dwfl, pc[n - 1]) && same_image(b, e) && cs_report_maps(p) == 0)
+		if (n && !dwfl_addrmodule(p->dwfl, pc[n - 1]) && report_again(b, p, e) == 0)
 			n = unwind(b, p, e, pc);
 	}
 	if (n >= 2) {
@@ -251,6 +291,7 @@ static void csb_free(struct csb *b)
 {
 	ring_buffer__free(b->rb);
 	kfcsite_bpf__destroy(b->skel);
+	csm_free(b->maps);
 	cs_cache_free(&b->cache);
 	free(b);
 }
@@ -309,6 +350,13 @@ int csb_add_pid(struct csb *b, pid_t pid)
 	__u32 tid = (__u32)pid;
 	int fd = bpf_map__fd(b->skel->maps.tasks), rc = 0;
 
+	if (b->held) { /* its mappings from its exec on, and its children's, from perf's records */
+		char why[256];
+
+		b->maps = csm_new(pid, why, sizeof(why));
+		if (!b->maps)
+			debug("--call-sites: %s: the maps of its processes read from /proc while they live", why);
+	}
 	b->held = false; /* the started command is the first pid, and the only one */
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -384,8 +432,16 @@ void csb_finish(struct csb *b, struct footprint *fp)
 		pthread_join(b->thread, NULL);
 	kfcsite_bpf__detach(b->skel);
 	if (fp) {
+		uint64_t records = 0;
+		bool lost = false;
+
 		ring_buffer__consume(b->rb);
 		count_unsampled(b);
+		if (b->maps)
+			csm_stats(b->maps, &records, &lost);
+		debug("call sites (bpf): %llu events of images known from %llu perf records%s",
+		      (unsigned long long)b->recorded, (unsigned long long)records,
+		      lost ? " (some lost: /proc/PID/maps read instead)" : "");
 		debug("call sites (bpf): %llu calls, %llu sent, %llu lost on a full ring buffer, %llu keys beyond the "
 		      "map; unwound %llu by CFI (frame pointers agreeing: %llu), %llu by frame pointers, %llu not "
 		      "(%llu of "

@@ -50,7 +50,7 @@ struct csr {
 static struct cs_proc *proc_of(struct csr *r, pid_t tgid)
 {
 	bool fresh;
-	struct cs_proc *p = cs_cache_get(&r->cache, tgid, 0, 0, &fresh);
+	struct cs_proc *p = cs_cache_get(&r->cache, tgid, 0, 0, true, &fresh);
 
 	/* the tracer holds the task stopped: libdw reads it through ptrace without attaching again */
 	if (fresh && !p->broken && dwfl_linux_proc_attach(p->dwfl, tgid, true) != 0)

@@ -5,7 +5,8 @@
 /*
  * What the two recorders of call sites share (csite_sym.c): the ptrace one (csite.c), which unwinds the stopped
  * task, and the bpf one (bpf_csite.c), which unwinds a copy of its stack. Both keep one Dwfl per program image (its
- * modules reported from /proc/PID/maps) and turn the unwound addresses into a key's stacks the same way.
+ * modules reported from /proc/PID/maps, or for bpf from perf's mmap records, bpf_cmaps.c) and turn the unwound
+ * addresses into a key's stacks the same way.
  */
 #ifndef KF_NO_DWARF
 #include <stdbool.h>
@@ -24,10 +25,12 @@ struct cs_proc {
 	uint64_t start; /* bpf: the process's start time, ns after boot (0 for ptrace) */
 	uint32_t gen;	/* bpf: its execs seen before the image (0 for ptrace) */
 	Dwfl *dwfl;
-	bool stale;  /* its maps changed since they were reported */
-	bool broken; /* libdw could not attach to it: its calls count as unwound_none, no retry per call */
+	bool stale;	   /* its maps changed since they were reported */
+	bool broken;	   /* libdw could not attach to it: its calls count as unwound_none, no retry per call */
+	bool recorded;	   /* bpf: its modules are from perf's mmap records (bpf_cmaps.c), not /proc/PID/maps */
+	uint64_t reported; /* bpf, recorded: the time its modules were reported as of */
 	uint64_t used;
-	int mem_fd;	    /* bpf: /proc/PID/mem, -1 until opened (or when it cannot be) */
+	int mem_fd;	    /* bpf: /proc/PID/mem, -1 until opened (or when it cannot be), -2 never: another image's */
 	const void *cur;    /* bpf: the event being unwound */
 	uint64_t mem_reads; /* bpf: of the unwinding, reads past the copy */
 };
@@ -38,10 +41,10 @@ struct cs_cache {
 };
 
 /*
- * The entry of (tgid, start, gen); a new one (*fresh) has its Dwfl begun and its modules reported from
- * /proc/PID/maps, or is broken. The least recently used entry makes room.
+ * The entry of (tgid, start, gen); a new one (*fresh) has its Dwfl begun and, when from_proc, its modules reported
+ * from /proc/PID/maps (else by the caller), or is broken. The least recently used entry makes room.
  */
-struct cs_proc *cs_cache_get(struct cs_cache *c, pid_t tgid, uint64_t start, uint32_t gen, bool *fresh);
+struct cs_proc *cs_cache_get(struct cs_cache *c, pid_t tgid, uint64_t start, uint32_t gen, bool from_proc, bool *fresh);
 /* The process's entries dropped, or only marked stale (its modules reported again at their next use). */
 void cs_cache_forget(struct cs_cache *c, pid_t tgid, bool stale_only);
 void cs_cache_free(struct cs_cache *c);
@@ -54,6 +57,22 @@ uint32_t cs_unwind(Dwfl *dwfl, pid_t tid, uint32_t depth, Dwarf_Addr *pc);
  * module, named (function, file:line) only when k does not keep the stack yet. No frame: unwound_none.
  */
 void cs_add_stack(struct fp_csite_key *k, Dwfl *dwfl, const Dwarf_Addr *pc, uint32_t nframes, uint64_t n);
+
+/*
+ * The mappings of the started command's processes from perf's mmap, comm and task records (bpf_cmaps.c), for
+ * the bpf recorder: NULL and why when perf_event_open refuses. csm_drain() takes in the records so far.
+ */
+struct csm;
+struct csm *csm_new(pid_t pid, char *why, size_t len);
+void csm_drain(struct csm *m);
+/* The image (1 on) tgid was at CLOCK_MONOTONIC time t; 0 when the records do not know it (or some were lost). */
+uint32_t csm_image(struct csm *m, pid_t tgid, uint64_t t);
+/* Reports dwfl's modules as image's mappings were at time t: 0 or -1. */
+int csm_report(struct csm *m, Dwfl *dwfl, pid_t tgid, uint32_t image, uint64_t t);
+/* Whether image has mappings made after time `after`, up to t: its modules then need reporting again. */
+bool csm_newer(struct csm *m, pid_t tgid, uint32_t image, uint64_t after, uint64_t t);
+void csm_stats(const struct csm *m, uint64_t *records, bool *lost);
+void csm_free(struct csm *m);
 
 /* The bpf recorder (bpf_csite.c): NULL and why when it cannot run here. */
 struct csb;

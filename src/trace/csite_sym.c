@@ -72,7 +72,7 @@ int cs_report_maps(struct cs_proc *p)
 	return dwfl_report_end(p->dwfl, NULL, NULL) == 0 ? 0 : -1;
 }
 
-struct cs_proc *cs_cache_get(struct cs_cache *c, pid_t tgid, uint64_t start, uint32_t gen, bool *fresh)
+struct cs_proc *cs_cache_get(struct cs_cache *c, pid_t tgid, uint64_t start, uint32_t gen, bool from_proc, bool *fresh)
 {
 	struct cs_proc *p = NULL, *oldest = &c->procs[0];
 
@@ -90,7 +90,7 @@ struct cs_proc *cs_cache_get(struct cs_cache *c, pid_t tgid, uint64_t start, uin
 		proc_drop(p);
 		*p = (struct cs_proc){.tgid = tgid, .start = start, .gen = gen, .mem_fd = -1};
 		p->dwfl = dwfl_begin(&callbacks);
-		p->broken = !p->dwfl || cs_report_maps(p) < 0;
+		p->broken = !p->dwfl || (from_proc && cs_report_maps(p) < 0);
 		*fresh = true;
 	}
 	p->used = ++c->tick;

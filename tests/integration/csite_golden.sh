@@ -30,3 +30,21 @@ jget "$T/map.json" "json.dumps(d['call_sites'], indent=1, sort_keys=True)" >"$T/
 golden map-csites.json
 "$KF" seccomp -o "$T/seccomp.json" "$F"
 golden seccomp.json
+# map -F rst's "Call sites" list-table (valid reStructuredText: docutils reads it without a warning), and map -F
+# kconfig's comments under each option naming its needers' call sites (the options' paragraphs that have some).
+"$KF" map --no-running -F rst -o "$T/map.rst" "$F"
+eq "csite golden: map -F rst exits 0" 0 "$?"
+sed -n '/^Call sites$/,$p' "$T/map.rst" >"$T/map-csites.rst"
+golden map-csites.rst
+if "$PY" -c 'import docutils' 2>/dev/null; then
+	eq "csite golden: map -F rst is valid reStructuredText" "" "$("$PY" -c '
+import sys, docutils.core
+docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
+                             settings_overrides={"halt_level": 5, "report_level": 2, "warning_stream": sys.stdout})' "$T/map.rst")"
+fi
+"$KF" map --no-running -F kconfig -o "$T/map.kconfig" "$F"
+eq "csite golden: map -F kconfig exits 0" 0 "$?"
+awk -v RS= '/call sites of/ { print; print "" }' "$T/map.kconfig" >"$T/map-csites.kconfig"
+golden map-csites.kconfig
+eq "csite golden: no call-site comment reads as a value to merge_config.sh" 0 \
+	"$(grep '^#   \(call sites of\|  [0-9]\)' "$T/map.kconfig" | grep -c 'CONFIG_')"
