@@ -18,13 +18,13 @@ struct kl_gline {
 	const char *file; /* one of files[] */
 	uint32_t line;
 	uint64_t count;
-	char *function; /* owned, or NULL */
+	const char *function; /* one of strs[], or NULL */
 };
 struct kl_glines {
 	struct kl_gline *v;
 	size_t n, cap;
-	char **files; /* owned */
-	size_t nfiles, fcap;
+	char **strs; /* the files' and functions' names, each once per file of a document */
+	size_t nstrs, scap;
 };
 
 /*

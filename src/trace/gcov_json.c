@@ -96,14 +96,20 @@ static int number(struct json_reader *jr, enum jr_event ev, uint64_t max, uint64
 	return 0;
 }
 
-static void add(struct kl_glines *acc, const char *file, uint64_t line, uint64_t count, char *function)
+static const char *keep(struct kl_glines *acc, char *s)
+{
+	XGROW(acc->strs, acc->scap, acc->nstrs + 1);
+	return acc->strs[acc->nstrs++] = s;
+}
+
+static void add(struct kl_glines *acc, const char *file, uint64_t line, uint64_t count, const char *function)
 {
 	XGROW(acc->v, acc->cap, acc->n + 1);
 	acc->v[acc->n++] = (struct kl_gline){file, (uint32_t)line, count, function};
 }
 
-/* One {"line_number", "count", "function_name", ...}, its '{' read. */
-static int one_line(struct json_reader *jr, struct kl_glines *acc, const char *file, char **err)
+/* One {"line_number", "count", "function_name", ...}, its '{' read; *last the function of the line before. */
+static int one_line(struct json_reader *jr, struct kl_glines *acc, const char **last, char **err)
 {
 	uint64_t line = 0, count = 0;
 	bool has_count = false;
@@ -132,7 +138,15 @@ static int one_line(struct json_reader *jr, struct kl_glines *acc, const char *f
 		fail(jr, err, "a line without line_number or count");
 		goto bad;
 	}
-	add(acc, file, line, count, function);
+	/* the lines of a function come together: its name kept once for them all */
+	const char *fn = NULL;
+	if (function) {
+		if (!*last || strcmp(*last, function))
+			*last = keep(acc, xstrdup(function));
+		fn = *last;
+		free(function);
+	}
+	add(acc, NULL, line, count, fn);
 	return 0;
 bad:
 	free(function);
@@ -143,7 +157,8 @@ bad:
 static int one_file(struct json_reader *jr, struct kl_glines *acc, char *const *roots, size_t nroots, const char *dir,
 		    char **err)
 {
-	size_t first = acc->n;
+	size_t first = acc->n, first_str = acc->nstrs;
+	const char *last = NULL;
 	char *name = NULL;
 	enum jr_event ev;
 
@@ -157,7 +172,7 @@ static int one_file(struct json_reader *jr, struct kl_glines *acc, char *const *
 			free(norm);
 		} else if (is_lines && ev == JR_ARRAY) {
 			while ((ev = jr_next(jr)) == JR_OBJECT)
-				if (one_line(jr, acc, NULL, err) < 0)
+				if (one_line(jr, acc, &last, err) < 0)
 					goto bad;
 			if (ev != JR_ARRAY_END)
 				goto bad_json;
@@ -167,16 +182,15 @@ static int one_file(struct json_reader *jr, struct kl_glines *acc, char *const *
 	}
 	if (ev != JR_OBJECT_END || !name)
 		goto bad_json;
-	XGROW(acc->files, acc->fcap, acc->nfiles + 1);
-	acc->files[acc->nfiles++] = name;
+	keep(acc, name);
 	for (size_t i = first; i < acc->n; i++)
 		acc->v[i].file = name;
 	return 0;
 bad_json:
 	fail(jr, err, "a file without its name");
 bad:
-	for (size_t i = first; i < acc->n; i++)
-		free(acc->v[i].function);
+	while (acc->nstrs > first_str)
+		free(acc->strs[--acc->nstrs]);
 	acc->n = first;
 	free(name);
 	return -1;
@@ -269,11 +283,9 @@ void kl_glines_into(struct kl_glines *acc, struct fp_klines *k)
 
 void kl_glines_release(struct kl_glines *acc)
 {
-	for (size_t i = 0; i < acc->n; i++)
-		free(acc->v[i].function);
-	for (size_t i = 0; i < acc->nfiles; i++)
-		free(acc->files[i]);
+	for (size_t i = 0; i < acc->nstrs; i++)
+		free(acc->strs[i]);
 	free(acc->v);
-	free(acc->files);
+	free(acc->strs);
 	*acc = (struct kl_glines){0};
 }
