@@ -131,6 +131,7 @@ static int one_line(struct json_reader *jr, struct kl_glines *acc, const char **
 			free(function);
 			function = xstrdup(jr->text.buf);
 		} else if (jr_skip(jr, ev) < 0) {
+			fail(jr, err, "unreadable");
 			goto bad;
 		}
 	}
@@ -275,7 +276,8 @@ static int by_file_line(const void *a, const void *b)
 void kl_glines_into(struct kl_glines *acc, struct fp_klines *k)
 {
 	/* sorted first: each row then goes at the end of k's sorted array, not into its middle */
-	qsort(acc->v, acc->n, sizeof(*acc->v), by_file_line);
+	if (acc->n)
+		qsort(acc->v, acc->n, sizeof(*acc->v), by_file_line);
 	for (size_t i = 0; i < acc->n; i++)
 		fp_kline_add_line(k, acc->v[i].file, acc->v[i].line, acc->v[i].count, acc->v[i].function);
 	kl_glines_release(acc);
