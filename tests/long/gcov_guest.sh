@@ -16,7 +16,7 @@ fi
 # the measurement kernel, built under the machine's kernel-build lock unless one is cached complete already
 cache=${KF_TAILOR_CACHE:-/var/cache/kfootprint/tailor}
 cached=
-for c in "$cache"/build/*/.config; do
+for c in "$cache"/kernels/*/.config; do
 	[ -f "${c%/.config}/.kf-complete" ] && grep -qx CONFIG_KCOV_INSTRUMENT_ALL=y "$c" &&
 		grep -qx CONFIG_GCOV_PROFILE_ALL=y "$c" && cached=1
 done
