@@ -276,7 +276,12 @@ MAPDB_FUZZ_SRC := tests/fuzz/fuzz_mapdb.c src/kmap/mapdb.c src/kmap/mapdb_load.c
 $(BUILD)/fuzz/fuzz_mapdb: $(call fuzz_obj,$(MAPDB_FUZZ_SRC)) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)$(call fuzz_link,$(call fuzz_obj,$(MAPDB_FUZZ_SRC)))
-fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage $(BUILD)/fuzz/fuzz_mapdb
+# The reader of gcov's JSON, record --kernel-lines=gcov (tests/long/fuzz_long.sh runs it on tests/fuzz/gcov-seeds).
+GCOV_FUZZ_SRC := tests/fuzz/fuzz_gcov.c src/trace/gcov_json.c $(wildcard src/util/*.c)
+$(BUILD)/fuzz/fuzz_gcov: $(call fuzz_obj,$(GCOV_FUZZ_SRC)) $(BUILD)/libkf.a
+	$(call msg,FUZZ,$@)
+	$(Q)$(call fuzz_link,$(call fuzz_obj,$(GCOV_FUZZ_SRC)))
+fuzz-build: $(BUILD)/fuzz/fuzz_load $(KT_FUZZ) $(BUILD)/fuzz/fuzz_bzimage $(BUILD)/fuzz/fuzz_mapdb $(BUILD)/fuzz/fuzz_gcov
 fuzz: fuzz-build
 	$(Q)rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
 	$(Q)$(BUILD)/fuzz/fuzz_load -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 -close_fd_mask=2 \

@@ -40,7 +40,7 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "timeout", T, timeout, "SECS", "end a guest after SECS (default 300)"),
     OPT_STRING(0, "without", T, without, "OPT,...",
 	       "leave these needed options out of round 1, to see the re-test find them (CONFIG_ omitted)"),
-    OPT_STRING(0, "measure", T, measure, "kcov|gcov",
+    OPT_STRING(0, "measure", T, measure, "kcov|gcov|kcov,gcov",
 	       "no re-test: build the measurement kernel of the tailored .config in -o DIR (or --config, or the "
 	       "baselet) with kcov or gcov, debugfs, DWARF and function_graph, into DIR/measure-METHOD"),
     OPT_STRING(0, "config", T, config, "FILE", "--measure: the .config to add the measurement options to"),

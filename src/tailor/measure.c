@@ -82,9 +82,13 @@ static bool has_y(const char *config, const char *option)
 
 int tl_measure(const struct tl_measure *m)
 {
-	bool is_kcov = !strcmp(m->method, "kcov"), is_gcov = !strcmp(m->method, "gcov");
+	/* both in one kernel: kcov's lines and gcov's counts of one workload compared in the same build */
+	bool both = !strcmp(m->method, "kcov,gcov") || !strcmp(m->method, "gcov,kcov");
+	bool is_kcov = both || !strcmp(m->method, "kcov"), is_gcov = both || !strcmp(m->method, "gcov");
 	if (!is_kcov && !is_gcov)
-		return error("tailor: --measure %s: expected kcov or gcov", m->method);
+		return error("tailor: --measure %s: expected kcov, gcov or kcov,gcov", m->method);
+	/* a comma in the directory would be a separator to QEMU's and lcov's options */
+	const char *method = both ? "kcov+gcov" : m->method;
 	char *cache = tl_cache_dir(), *base = NULL, *base_from = NULL, *src = NULL, *out = NULL;
 	struct strbuf frag = STRBUF_INIT;
 	const char **kept = NULL;
@@ -115,11 +119,11 @@ int tl_measure(const struct tl_measure *m)
 	free(tailored);
 	if (!base)
 		goto out;
-	strbuf_addf(&frag, "# the base: %s\n%s\n# tailor --measure %s\n", base_from, base, m->method);
+	strbuf_addf(&frag, "# the base: %s\n%s\n# tailor --measure %s\n", base_from, base, method);
 	add_rows(&frag, common, sizeof(common) / sizeof(common[0]), &kept, &nk);
 	if (is_kcov)
 		add_rows(&frag, kcov, sizeof(kcov) / sizeof(kcov[0]), &kept, &nk);
-	else
+	if (is_gcov)
 		add_rows(&frag, gcov, sizeof(gcov) / sizeof(gcov[0]), &kept, &nk);
 	add_rows(&frag, harness, sizeof(harness) / sizeof(harness[0]), &kept, &nk);
 	if (!(src = tl_source(m->kernel_src, cache)))
@@ -133,16 +137,16 @@ int tl_measure(const struct tl_measure *m)
 		error(
 		    "tailor: --measure %s: CONFIG_%s: asked on, the tree's conf left it off (its dependencies are not "
 		    "met on %s)",
-		    m->method, kept[i], base_from);
+		    method, kept[i], base_from);
 		lost++;
 	}
 	if (lost)
 		goto out;
-	fprintf(stderr, "kfootprint: tailor: measurement kernel (%s) on %s: %s%s\n", m->method, base_from, k.key,
+	fprintf(stderr, "kfootprint: tailor: measurement kernel (%s) on %s: %s%s\n", method, base_from, k.key,
 		k.built ? " (from the cache)" : "");
 	if (!k.built && tl_kernel_build(&k, cache, m->jobs, 20ull << 30) < 0)
 		goto out;
-	out = xasprintf("%s/measure-%s", m->dir, m->method);
+	out = xasprintf("%s/measure-%s", m->dir, method);
 	if ((mkdir(m->dir, 0755) < 0 && errno != EEXIST) || (mkdir(out, 0755) < 0 && errno != EEXIST)) {
 		perror_msg("tailor: '%s'", out);
 		goto out;

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "footprint/kline.h"
+#include "trace/gcov.h"
 #include "trace/trace.h"
 #include "util/error.h"
 #include "util/options.h"
@@ -47,7 +48,7 @@
 #define KC_SIZE_DEFAULT (1u << 20) /* PCs per task, repeats included: 8 MiB of the kernel's vmalloc per live task */
 
 static struct {
-	const char *method; /* --kernel-lines[=kcov] */
+	const char *method; /* --kernel-lines[=kcov|gcov] */
 	unsigned long size; /* --kernel-lines-area */
 	const char *pcs;    /* --kernel-lines-pcs FILE */
 } opts;
@@ -60,6 +61,7 @@ struct kc_task {
 
 struct kc {
 	struct footprint *fp;
+	struct kl_gcov *gcov; /* --kernel-lines=gcov: all is there (gcov.c), nothing here runs */
 	struct fp_klines *k;
 	size_t size;
 	char *why_not; /* kcov cannot be used here at all: one line, said once */
@@ -85,14 +87,16 @@ static int opt_size(const char *value, void *values)
 
 static const char *method_choices(void)
 {
-	return "kcov";
+	return "kcov, gcov";
 }
 
 #define O __typeof__(opts)
 static const struct kf_option options[] = {
-    OPT_OPTIONAL(0, "kernel-lines", O, method, "METHOD", "kcov", method_choices,
-		 "also record the kernel's source lines the workload ran, in a measurement kernel (tailor --measure "
-		 "kcov): %s, the PCs of the workload's own tasks; ptrace only (auto picks it)"),
+    OPT_OPTIONAL(
+	0, "kernel-lines", O, method, "METHOD", "kcov", method_choices,
+	"also record the kernel's source lines the workload ran, in a measurement kernel (tailor --measure "
+	"kcov|gcov): %s: kcov, the PCs of the workload's own tasks; gcov, every line's execution count, of the "
+	"whole guest; ptrace only (auto picks it)"),
     OPT_CALLBACK(0, "kernel-lines-area", "N", opt_size,
 		 "--kernel-lines: the PCs each task's kcov area holds (default 1048576, rounded up to 512s: a page); a "
 		 "fuller area is counted as loss"),
@@ -111,8 +115,11 @@ static int rec_check(void)
 			     opts.size ? "--kernel-lines-area" : "--kernel-lines-pcs");
 	if (!opts.method)
 		return 0;
-	if (strcmp(opts.method, "kcov"))
-		return error("--kernel-lines=%s: expected kcov (gcov is not recorded yet)", opts.method);
+	if (strcmp(opts.method, "kcov") && strcmp(opts.method, "gcov"))
+		return error("--kernel-lines=%s: expected kcov or gcov", opts.method);
+	if (!strcmp(opts.method, "gcov") && (opts.size || opts.pcs))
+		return error("%s is of kcov's areas: --kernel-lines=gcov has none",
+			     opts.size ? "--kernel-lines-area" : "--kernel-lines-pcs");
 	return 1;
 }
 
@@ -205,21 +212,32 @@ static char *build_id(void)
 	return NULL;
 }
 
+void kl_kernel_identity(struct fp_klines *k)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0)
+		k->kernel_release = xstrdup(u.release);
+	k->build_id = build_id();
+	k->runtime_text = runtime_text();
+}
+
 static void *rec_new(const void *o, struct footprint *fp)
 {
 	struct kc *r = xcalloc(1, sizeof(*r));
 	char why[256] = "";
-	struct utsname u;
 
 	(void)o;
 	r->fp = fp;
 	r->size = opts.size ? opts.size : KC_SIZE_DEFAULT;
 	r->root_fd = -1;
+	if (!strcmp(opts.method, "gcov")) {
+		r->gcov = kl_gcov_new(fp);
+		r->why_not = xstrdup("gcov"); /* no kcov in any task */
+		return r;
+	}
 	r->k = fp__klines(fp, FP_KLINE_KCOV);
-	if (uname(&u) == 0)
-		r->k->kernel_release = xstrdup(u.release);
-	r->k->build_id = build_id();
-	r->k->runtime_text = runtime_text();
+	kl_kernel_identity(r->k);
 	r->root_fd = open_kcov(why, sizeof(why));
 	if (r->root_fd >= 0 && ioctl(r->root_fd, KCOV_INIT_TRACE, (unsigned long)r->size) < 0)
 		snprintf(why, sizeof(why), "KCOV_INIT_TRACE of %zu PCs: %s", r->size, strerror(errno));
@@ -264,7 +282,10 @@ static int rec_add_pid(void *p, pid_t pid)
 
 static int rec_start(void *p)
 {
-	(void)p;
+	struct kc *r = p;
+
+	if (r->gcov)
+		kl_gcov_start(r->gcov);
 	return 0;
 }
 
@@ -450,6 +471,8 @@ static void rec_task_exit(void *p, pid_t tid, pid_t tgid)
 {
 	struct kc *r = p;
 
+	if (r->gcov)
+		return;
 	if (tid == r->root && r->root_area) {
 		take_area(r, tid, tgid, r->root_area);
 		munmap(r->root_area, r->size * sizeof(uint64_t));
@@ -505,6 +528,12 @@ static void rec_finish(void *p, struct footprint *fp)
 {
 	struct kc *r = p;
 
+	if (r->gcov) {
+		kl_gcov_finish(r->gcov, fp);
+		free(r->why_not);
+		free(r);
+		return;
+	}
 	if (fp && r->root_area)
 		take_area(r, r->root, r->root, r->root_area);
 	for (size_t i = 0; i < r->nlive; i++) {

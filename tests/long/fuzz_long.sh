@@ -7,4 +7,21 @@ export KF_FUZZ_RUNS=${KF_FUZZ_RUNS:-200000} KF_FUZZ_SHAPE_RUNS=${KF_FUZZ_SHAPE_R
 rc=0
 sh "$d/ktree_fuzz.sh" || rc=1
 sh "$d/report_fuzz.sh" || rc=1
+# the reader of gcov's JSON (record --kernel-lines=gcov), on its seeds
+. "$d/../lib.sh"
+if command -v clang >/dev/null 2>&1 && flock "$KF_TOP/$KF_BUILD/.fuzz-build.lock" make -s --no-print-directory -C "$KF_TOP" \
+	BUILD="$KF_BUILD" "$KF_BUILD/fuzz/fuzz_gcov" >"$T/gcov-build.log" 2>&1; then
+	mkdir "$T/corpus-gcov" && cp "$KF_TOP"/tests/fuzz/gcov-seeds/* "$T/corpus-gcov/"
+	if "$KF_TOP/$KF_BUILD/fuzz/fuzz_gcov" -runs="$KF_FUZZ_RUNS" -seed=1 -max_len=8192 -timeout=10 -close_fd_mask=2 \
+		-artifact_prefix="$T/" "$T/corpus-gcov" >"$T/gcov.log" 2>&1; then
+		ok "fuzz: gcov's JSON reader, its seeds and $KF_FUZZ_RUNS inputs, no crash or leak"
+	else
+		not_ok "fuzz: gcov's JSON reader failed on an input (kept in $KF_BUILD/fuzz/)"
+		cp "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$KF_TOP/$KF_BUILD/fuzz/" 2>/dev/null
+		grep -v '^#[0-9]' "$T/gcov.log" | tail -n 30 | sed 's/^/#   /'
+		rc=1
+	fi
+else
+	skip "fuzz: gcov's JSON reader" "clang and libclang-rt-14-dev are needed to build it"
+fi
 exit $rc

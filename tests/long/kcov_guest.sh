@@ -17,8 +17,10 @@ fi
 # kcov) builds nothing, and then does not wait for another's build to end
 cache=${KF_TAILOR_CACHE:-/var/cache/kfootprint/tailor}
 cached=
-for c in "$cache"/build/*/.config; do
-	[ -f "${c%/.config}/.kf-complete" ] && grep -qx CONFIG_KCOV_INSTRUMENT_ALL=y "$c" && cached=1
+for c in "$cache"/kernels/*/.config; do
+	# kcov alone: gcov_guest.sh's kernel (kcov,gcov) has it too, and is another configuration
+	[ -f "${c%/.config}/.kf-complete" ] && grep -qx CONFIG_KCOV_INSTRUMENT_ALL=y "$c" &&
+		! grep -qx CONFIG_GCOV_KERNEL=y "$c" && cached=1
 done
 if [ -n "$cached" ]; then
 	nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
