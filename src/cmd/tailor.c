@@ -88,8 +88,8 @@ static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, 
 
 static void say_round(FILE *out, const struct tl_round *r, size_t asked, const struct tl_ctx *x)
 {
-	fprintf(out, "round %d: kernel %s%s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
-		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", asked, r->closure.nneeds,
+	fprintf(out, "round %d: kernel %s%s in %.2f s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
+		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", r->kernel.seconds, asked, r->closure.nneeds,
 		r->closure.nunmet);
 	for (size_t i = 0; i < r->closure.nunmet; i++)
 		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
@@ -186,6 +186,7 @@ static void note_round(struct tl_report_round *rep, const struct tl_round *rd, c
 	rep->round = rd->round;
 	memcpy(rep->key, rd->kernel.key, sizeof(rep->key));
 	rep->cached = rd->kernel.cached;
+	rep->kernel_s = rd->kernel.seconds;
 	rep->asked = x->wants.n;
 	rep->closure = rd->closure.nneeds;
 	rep->unmet = xcalloc(rd->closure.nunmet + 1, sizeof(char *));
