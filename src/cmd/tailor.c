@@ -27,6 +27,7 @@
 
 struct tailor_opts {
 	const char *output, *kernel_src, *rounds, *jobs, *timeout, *without, *measure, *config;
+	bool baselet;
 };
 
 #define T struct tailor_opts
@@ -44,6 +45,9 @@ static const struct kf_option options[] = {
 	       "no re-test: build the measurement kernel of the tailored .config in -o DIR (or --config, or the "
 	       "baselet) with kcov or gcov, debugfs, DWARF and function_graph, into DIR/measure-METHOD"),
     OPT_STRING(0, "config", T, config, "FILE", "--measure: the .config to add the measurement options to"),
+    OPT_BOOL(0, "baselet", T, baselet,
+	     "print the baselet: each option, 'boot' and what the recorded boot shows of it (or 'table' and why a boot "
+	     "cannot show it), and why it is there"),
     OPT_VERBOSE("diagnostics (-v)"),
     OPT_HELP(),
     OPT_END(),
@@ -84,8 +88,8 @@ static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, 
 
 static void say_round(FILE *out, const struct tl_round *r, size_t asked, const struct tl_ctx *x)
 {
-	fprintf(out, "round %d: kernel %s%s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
-		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", asked, r->closure.nneeds,
+	fprintf(out, "round %d: kernel %s%s in %.2f s, %zu options asked, %zu in the closure, %zu unmet\n", r->round,
+		r->kernel.key, r->kernel.cached ? " (from the cache)" : "", r->kernel.seconds, asked, r->closure.nneeds,
 		r->closure.nunmet);
 	for (size_t i = 0; i < r->closure.nunmet; i++)
 		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
@@ -182,6 +186,7 @@ static void note_round(struct tl_report_round *rep, const struct tl_round *rd, c
 	rep->round = rd->round;
 	memcpy(rep->key, rd->kernel.key, sizeof(rep->key));
 	rep->cached = rd->kernel.cached;
+	rep->kernel_s = rd->kernel.seconds;
 	rep->asked = x->wants.n;
 	rep->closure = rd->closure.nneeds;
 	rep->unmet = xcalloc(rd->closure.nunmet + 1, sizeof(char *));
@@ -284,6 +289,16 @@ static int cmd_tailor(int argc, char **argv)
 	    (o.jobs && parse_ulong("--jobs", o.jobs, 1, 1024, &jobs) < 0) ||
 	    (o.timeout && parse_ulong("--timeout", o.timeout, 5, 86400, &timeout) < 0))
 		return 1;
+	if (o.baselet) {
+		if (i < dash || cmd || o.measure)
+			return error("tailor: --baselet prints the baselet only: no footprint, no command"), 1;
+		size_t nb;
+		const struct tl_base *b = tl_baselet(&nb);
+		for (size_t k = 0; k < nb; k++)
+			printf("%s\t%s\t%s\t%s\n", b[k].option, b[k].boot ? "boot" : "table",
+			       b[k].boot ? b[k].boot : b[k].unseen, b[k].why);
+		return fflush(stdout) == 0 ? 0 : (perror_msg("tailor: standard output"), 1);
+	}
 	if (o.config && !o.measure)
 		return error("tailor: --config is the base of --measure: give --measure kcov|gcov"), 1;
 	if (o.measure) {
@@ -328,8 +343,11 @@ static int cmd_tailor(int argc, char **argv)
 	x.db = db;
 	size_t nb;
 	const struct tl_base *b = tl_baselet(&nb);
-	for (size_t k = 0; k < nb; k++)
-		tl_wants_add(&x.wants, b[k].option, 'y', b[k].why, 0);
+	for (size_t k = 0; k < nb; k++) {
+		char *why = b[k].boot ? xasprintf("%s (the recorded boot: %s)", b[k].why, b[k].boot) : NULL;
+		tl_wants_add(&x.wants, b[k].option, 'y', why ? why : b[k].why, 0);
+		free(why);
+	}
 	for (size_t k = 0; k < x.nwork; k++)
 		if (tl_needs(x.work[k].orig, db, &x.wants) < 0)
 			goto out;
@@ -423,5 +441,6 @@ const struct kf_command kf_cmd_tailor = {
     .options = options,
     .opts_size = sizeof(struct tailor_opts),
     .examples = "  kfootprint -o ls.json -- ls /     then\n  kfootprint tailor -o out ls.json\n"
-		"  kfootprint tailor -o out --measure kcov   the measurement kernel of out/.config\n",
+		"  kfootprint tailor -o out --measure kcov   the measurement kernel of out/.config\n"
+		"  kfootprint tailor --baselet              what every tailored kernel gets, and from where\n",
 };

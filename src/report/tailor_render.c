@@ -42,9 +42,10 @@ static int render_text(const struct tl_report *r, FILE *out)
 	fprintf(out, "kfootprint tailor: %s\n", r->tree);
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const struct tl_report_round *rd = &r->rounds[i];
-		fprintf(out, "\nround %d: kernel %s%s: %zu options asked, %zu in the closure, %zu unmet: %s\n",
-			rd->round, rd->key, rd->cached ? " (from the cache)" : "", rd->asked, rd->closure, rd->nunmet,
-			rd->equal ? "equal" : "differs");
+		fprintf(out,
+			"\nround %d: kernel %s%s in %.2f s: %zu options asked, %zu in the closure, %zu unmet: %s\n",
+			rd->round, rd->key, rd->cached ? " (from the cache)" : "", rd->kernel_s, rd->asked, rd->closure,
+			rd->nunmet, rd->equal ? "equal" : "differs");
 		for (size_t k = 0; k < rd->nunmet; k++)
 			fprintf(out, "  unmet %s\n", rd->unmet[k]);
 		for (size_t k = 0; k < rd->nlost; k++)
@@ -127,6 +128,7 @@ static int render_json(const struct tl_report *r, FILE *out)
 		jsonw_int_field(w, "round", rd->round);
 		jsonw_string_field(w, "kernel", rd->key);
 		jsonw_bool_field(w, "cached", rd->cached);
+		jsonw_fixed_field(w, "kernel_s", rd->kernel_s, 2);
 		jsonw_u64_field(w, "asked", rd->asked);
 		jsonw_u64_field(w, "closure", rd->closure);
 		strings(w, "unmet", rd->unmet, rd->nunmet);

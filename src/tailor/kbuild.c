@@ -363,6 +363,53 @@ static void key_of(const struct tl_kernel *k, char key[17])
 }
 
 /*
+ * conf's answer kept: conf is a function of the fragment, the tree and the compiler (its toolchain tests), so the
+ * .config it wrote for the same three is the same. <cache>/conf/HASH is root's (the cache's directories are, and
+ * the build user cannot write there), read only as a regular file of root's. A rerun then needs no conf: 4 s of
+ * make as the build user here, twice (the tailored kernel and tinyconfig's for the figures).
+ */
+static char *memo_path(const char *cache, const char *src, const char *version, const char *fragment)
+{
+	struct sha256 h;
+	char hex[65], *cc = compiler_id(), *mk = xasprintf("%s/Makefile", src);
+	struct stat st = {0};
+	stat(mk, &st);
+	char *tree = xasprintf("conf\n%s\n%s\n%lld\n%s\n", src, version, (long long)st.st_mtime, cc);
+	sha256_init(&h);
+	sha256_update(&h, tree, strlen(tree));
+	sha256_update(&h, fragment, strlen(fragment));
+	sha256_final_hex(&h, hex);
+	free(cc);
+	free(mk);
+	free(tree);
+	return xasprintf("%s/conf/%s", cache, hex);
+}
+
+static char *memo_read(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	close(fd);
+	return tl_read_text(path);
+}
+
+/* Best effort: without it the next run asks conf again. */
+static void memo_write(const char *path, const char *config)
+{
+	char *dir = xstrdup(path), *tmp = xasprintf("%s.%d", path, (int)getpid());
+	*strrchr(dir, '/') = '\0';
+	if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && write_text(tmp, config) == 0 && rename(tmp, path) < 0)
+		unlink(tmp);
+	free(dir);
+	free(tmp);
+}
+
+/*
  * A full disk, said so in one line: the log's last lines would only repeat it (or be missing: the log is on the
  * same disk). Full: the log says so, or less than a MiB is left where the make wrote.
  */
@@ -417,7 +464,7 @@ static void adopt_root_build(struct tl_kernel *k, const struct tl_builder *b)
 	free(old);
 }
 
-int tl_kernel_config(const char *src, const char *cache, const char *fragment, struct tl_kernel *k)
+static int config_stage(const char *src, const char *cache, const char *fragment, struct tl_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->src = xstrdup(src);
@@ -433,10 +480,29 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 		free(kernels);
 		return -1;
 	}
+	char *memo = memo_path(cache, src, k->version, fragment);
+	if ((k->config = memo_read(memo))) {
+		key_of(k, k->key);
+		k->dir = xasprintf("%s/%s", builds, k->key);
+		k->out = xasprintf("%s/%s", kernels, k->key);
+		if (outputs_complete(k)) {
+			debug("tailor: conf's .config of this fragment kept (%s): %s, built", memo, k->key);
+			k->built = k->cached = true;
+			free(memo);
+			free(builds);
+			free(kernels);
+			return 0;
+		}
+		free(k->config);
+		free(k->dir);
+		free(k->out);
+		k->config = k->dir = k->out = NULL; /* not built: conf makes the build directory as it always does */
+	}
 	char tmpl[PATH_MAX];
 	snprintf(tmpl, sizeof(tmpl), "%s/conf.XXXXXX", builds);
 	if (!mkdtemp(tmpl) || lchown(tmpl, bu.uid, bu.gid) < 0 || chmod(tmpl, 0755) < 0) {
 		int rc = perror_msg("tailor: cannot create a directory in '%s' for the build user", builds);
+		free(memo);
 		free(builds);
 		free(kernels);
 		return rc;
@@ -471,6 +537,8 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 			tail_log(log, 15);
 		} else if (!(k->config = read_inside(tmpl, ".config"))) {
 			rc = perror_msg("tailor: no .config from kconfig in '%s'", tmpl);
+		} else {
+			memo_write(memo, k->config);
 		}
 	}
 	if (rc == 0) {
@@ -504,8 +572,20 @@ int tl_kernel_config(const char *src, const char *cache, const char *fragment, s
 	free(all);
 	free(kcfg);
 	free(klock);
+	free(memo);
 	free(builds);
 	free(kernels);
+	return rc;
+}
+
+/* The kernel step's time starts with conf (or the kept answer): the rerun's figure is this and the build's. */
+int tl_kernel_config(const char *src, const char *cache, const char *fragment, struct tl_kernel *k)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	int rc = config_stage(src, cache, fragment, k);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	k->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	return rc;
 }
 
@@ -676,13 +756,14 @@ int tl_kernel_build(struct tl_kernel *k, const char *cache, unsigned jobs, uint6
 		free(out);
 		free(j);
 	}
-	prune(cache, k->dir, max_bytes);
+	if (!k->cached) /* a kernel taken from the cache added nothing to prune */
+		prune(cache, k->dir, max_bytes);
 out:
 	if (lfd >= 0)
 		close(lfd);
 	free(lock);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	k->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	k->seconds += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	return rc;
 }
 

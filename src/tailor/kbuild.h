@@ -13,15 +13,15 @@
  */
 
 struct tl_kernel {
-	char *src;     /* the tree, absolute */
-	char *version; /* "6.1.192" from its Makefile */
-	char *dir;     /* the build directory: <cache>/build/<hash>, the build user's */
-	char *out;     /* its outputs as root took them: <cache>/kernels/<hash>, root's */
-	char key[17];  /* the first 16 hex digits of the hash */
-	char *config;  /* the .config text that conf made of the fragment */
-	bool built;    /* dir holds a complete build (bzImage, vmlinux) */
-	bool cached;   /* ... that an earlier run made */
-	double seconds;
+	char *src;	/* the tree, absolute */
+	char *version;	/* "6.1.192" from its Makefile */
+	char *dir;	/* the build directory: <cache>/build/<hash>, the build user's */
+	char *out;	/* its outputs as root took them: <cache>/kernels/<hash>, root's */
+	char key[17];	/* the first 16 hex digits of the hash */
+	char *config;	/* the .config text that conf made of the fragment */
+	bool built;	/* dir holds a complete build (bzImage, vmlinux) */
+	bool cached;	/* ... that an earlier run made */
+	double seconds; /* wall: conf (or its kept answer), then make */
 };
 
 /*

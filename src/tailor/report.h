@@ -27,6 +27,7 @@ struct tl_report_round {
 	int round;
 	char key[17];
 	bool cached;
+	double kernel_s; /* the kernel step, conf and make (or the cache), wall */
 	size_t asked, closure;
 	char **unmet; /* "OPTION: why" */
 	size_t nunmet;

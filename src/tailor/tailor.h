@@ -17,9 +17,13 @@ struct footprint;
  * back, for a bounded number of rounds.
  */
 
-/* A row of the baselet: an option booting and re-testing need, and why. */
+/*
+ * A row of the baselet: an option booting and re-testing need, and why; boot: what the recorded boot
+ * (tests/fixtures/tailor-boot.json) shows of it (a call of its mapping or a kernel function of its files), NULL
+ * for a row that stays table-driven; unseen: then why a recorded boot cannot show it.
+ */
 struct tl_base {
-	const char *option, *why;
+	const char *option, *why, *boot, *unseen;
 };
 const struct tl_base *tl_baselet(size_t *n);
 

@@ -2,7 +2,8 @@
 /*
  * tailor's kernel builder, its configuration stage on a real tree ($KF_KSRC, set by tests/integration/tailor.sh;
  * skipped without it): the tree's own kconfig judges a fragment, the .config names the build directory (the same
- * configuration, the same directory; another, another), bad trees and fragments give one line and leave nothing.
+ * configuration, the same directory; another, another), bad trees and fragments give one line and leave nothing;
+ * conf's answer for a fragment of a complete build is kept, so that a rerun asks conf nothing.
  * The build itself (minutes) is in make check-long (tests/long/tailor_build.sh).
  */
 #include <setjmp.h>
@@ -90,6 +91,46 @@ static void test_config_stage(void **state)
 	tl_kernel_release(&c);
 }
 
+static void sh(const char *fmt, const char *a, const char *b)
+{
+	char *cmd = NULL;
+	assert_true(asprintf(&cmd, fmt, a, b) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/*
+ * A rerun of a complete build takes conf's .config from <cache>/conf: with conf's directory closed to the build
+ * user (conf cannot run), the same fragment still configures, from the cache; another fragment, or a kept
+ * answer that is not root's, needs conf and fails.
+ */
+static void test_conf_kept(void **state)
+{
+	const char *src = getenv("KF_KSRC"), *frag = "CONFIG_64BIT=y\nCONFIG_TTY=y\n";
+	if (!src || geteuid() != 0)
+		skip();
+	struct tl_kernel a, d, e, f;
+	assert_int_equal(tl_kernel_config(src, cache, frag, &a), 0);
+	assert_false(a.cached);
+	sh("mkdir -p '%s' && touch '%s/.kf-complete'", a.out, a.out);
+	char *kdir = NULL;
+	assert_true(asprintf(&kdir, "%s/kconfig-%s", cache, a.version) > 0);
+	sh("chmod 0500 '%s'%s", kdir, "");
+	assert_int_equal(tl_kernel_config(src, cache, frag, &d), 0);
+	assert_true(d.cached && d.built);
+	assert_string_equal(d.key, a.key);
+	assert_string_equal(d.config, a.config);
+	assert_int_equal(tl_kernel_config(src, cache, "CONFIG_64BIT=y\nCONFIG_TTY=y\nCONFIG_UNIX=y\n", &e), -1);
+	sh("chown nobody '%s'/conf/*%s", cache, "");
+	assert_int_equal(tl_kernel_config(src, cache, frag, &f), -1);
+	sh("chmod 0755 '%s'%s", kdir, "");
+	free(kdir);
+	tl_kernel_release(&a);
+	tl_kernel_release(&d);
+	tl_kernel_release(&e);
+	tl_kernel_release(&f);
+}
+
 static void test_bad_tree(void **state)
 {
 	struct tl_kernel k;
@@ -108,6 +149,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_config_stage),
+	    cmocka_unit_test(test_conf_kept),
 	    cmocka_unit_test(test_bad_tree),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
