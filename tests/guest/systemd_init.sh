@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/integration/boot_systemd.sh's CMD: the guest's PID 1 (tests/guest/run --as-init) until it execs kfootprint boot,
+# tests/long/boot_systemd.sh's CMD: the guest's PID 1 (tests/guest/run --as-init) until it execs kfootprint boot,
 # which execs the host's own systemd 252 as PID 1, on the read-only 9p root. systemd.unit=basic.target (kernel
 # command line) keeps the boot to what basic.target needs; two units of the test's, in /run/systemd/system (a
 # tmpfs the harness mounted, which systemd keeps and reads as a unit directory):
