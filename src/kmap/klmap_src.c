@@ -16,13 +16,41 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* How many of the sorted v[0..n) lie in [first, last]: two binary searches, since a file has many blocks. */
 static uint32_t count_in(const uint32_t *v, uint32_t n, uint32_t first, uint32_t last)
 {
-	uint32_t c = 0;
+	uint32_t lo = 0, hi = n, a;
 
-	for (uint32_t i = 0; i < n; i++)
-		c += v[i] >= first && v[i] <= last;
-	return c;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	a = lo;
+	for (hi = n; lo < hi;) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= last)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - a;
+}
+
+/* The covered (count > 0) lines of a file, sorted: blocks count theirs in them as they count compiled lines. */
+static uint32_t *covered_lines(const struct fp_klines *k, const struct klm_file *f, uint32_t *n)
+{
+	uint32_t *v = xcalloc((size_t)f->nlines + 1, sizeof(*v));
+
+	*n = 0;
+	for (uint32_t i = f->first; i < f->first + f->nlines; i++)
+		if (k->lines[i].count)
+			v[(*n)++] = k->lines[i].line;
+	return v;
 }
 
 static bool covered(const struct fp_klines *k, const struct klm_file *f, uint32_t line)
@@ -37,17 +65,16 @@ static void blocks_of(struct klmap *m, const struct klm_file *f, const char *tex
 	struct kt_ifblk *v;
 	size_t n;
 	char why[128];
+	uint32_t ncov, *cov;
 
 	if (kt_ifblk_scan(text, len, &v, &n, why, sizeof(why)) < 0) {
 		warning("%s: its #if blocks are not read: %s", f->path, why);
 		return;
 	}
+	cov = covered_lines(m->k, f, &ncov);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t run = 0;
 		struct strbuf sb;
 
-		for (uint32_t l = v[i].first; l <= v[i].last; l++)
-			run += covered(m->k, f, l);
 		strbuf_init(&sb);
 		for (size_t o = 0; o < v[i].nopts; o++)
 			strbuf_addf(&sb, "%s%s", o ? " " : "", v[i].opts[o]);
@@ -63,8 +90,9 @@ static void blocks_of(struct klmap *m, const struct klm_file *f, const char *tex
 						  : "if",
 		    .opts = strbuf_detach(&sb),
 		    .compiled = count_in(f->compiled, f->ncompiled, v[i].first, v[i].last),
-		    .covered = run};
+		    .covered = count_in(cov, ncov, v[i].first, v[i].last)};
 	}
+	free(cov);
 	kt_ifblk_free(v, n);
 }
 
@@ -81,11 +109,57 @@ static char *error_path(const char *s, size_t n)
 	return NULL;
 }
 
+/* A function's covered span: its first and last covered lines in the file. */
+struct span {
+	const char *function;
+	uint32_t min, max;
+};
+
+static int cmp_span_name(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	int c = strcmp(x->function, y->function);
+
+	return c ? c : (x->min > y->min) - (x->min < y->min);
+}
+
+static int cmp_span_min(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return (x->min > y->min) - (x->min < y->min);
+}
+
+/* The covered spans of the file's functions, by their first line: one sort, since a file may hold thousands. */
+static struct span *spans_of(const struct fp_klines *k, const struct klm_file *f, size_t *n)
+{
+	struct span *v = xcalloc((size_t)f->nlines + 1, sizeof(*v));
+	size_t m = 0, out = 0;
+
+	for (uint32_t i = f->first; i < f->first + f->nlines; i++)
+		if (k->lines[i].count && k->lines[i].function)
+			v[m++] = (struct span){k->lines[i].function, k->lines[i].line, k->lines[i].line};
+	if (m)
+		qsort(v, m, sizeof(*v), cmp_span_name);
+	for (size_t i = 0; i < m; i++) {
+		if (out && !strcmp(v[out - 1].function, v[i].function)) {
+			v[out - 1].max = v[i].min; /* sorted by line within a name */
+			continue;
+		}
+		v[out++] = v[i];
+	}
+	if (out)
+		qsort(v, out, sizeof(*v), cmp_span_min);
+	*n = out;
+	return v;
+}
+
 static void errpaths_of(struct klmap *m, const struct klm_file *f, const char *text, size_t len)
 {
-	const struct fp_kline_line *ls = &m->k->lines[f->first];
 	const char **lines = xcalloc((size_t)(f->ncompiled ? f->compiled[f->ncompiled - 1] : 0) + 2, sizeof(*lines));
 	uint32_t nl = f->ncompiled ? f->compiled[f->ncompiled - 1] : 0, at = 1;
+	size_t nspans, open = 0, dead = 0; /* spans[0..open): begin before the line; [0..dead): end at or before it */
+	struct span *spans = spans_of(m->k, f, &nspans);
 
 	for (const char *p = text; p < text + len && at <= nl; at++) { /* where each line begins */
 		lines[at] = p;
@@ -98,12 +172,17 @@ static void errpaths_of(struct klmap *m, const struct klm_file *f, const char *t
 
 		if (line > nl || !lines[line] || covered(m->k, f, line))
 			continue;
-		/* a function with covered lines on both sides */
-		for (uint32_t a = 0; a < f->nlines && !fn; a++)
-			for (uint32_t b = a + 1; b < f->nlines && !fn; b++)
-				if (ls[a].function && ls[b].function && !strcmp(ls[a].function, ls[b].function) &&
-				    ls[a].line < line && line < ls[b].line && ls[a].count && ls[b].count)
-					fn = ls[a].function;
+		/*
+		 * A function with covered lines on both sides; of several (inlined code), the one whose span begins
+		 * first. The lines ascend, so a span that has ended stays ended: the first one not ended is the answer.
+		 */
+		while (open < nspans && spans[open].min < line)
+			open++;
+		while (dead < open && spans[dead].max <= line)
+			dead++;
+		for (size_t s = dead; s < open && !fn; s++)
+			if (spans[s].max > line)
+				fn = spans[s].function;
 		if (!fn)
 			continue;
 		const char *e = memchr(lines[line], '\n', (size_t)(text + len - lines[line]));
@@ -113,6 +192,7 @@ static void errpaths_of(struct klmap *m, const struct klm_file *f, const char *t
 		m->errpaths = xrealloc(m->errpaths, (m->nerrpaths + 1) * sizeof(*m->errpaths));
 		m->errpaths[m->nerrpaths++] = (struct klm_errpath){f->path, line, fn, t};
 	}
+	free(spans);
 	free(lines);
 }
 

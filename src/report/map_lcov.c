@@ -24,29 +24,46 @@ struct fn {
 	uint64_t count;
 };
 
+static int cmp_name(const void *a, const void *b)
+{
+	const struct fn *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct fn *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* A function per name at its first line with its largest count, by line: sorted, since a file may hold thousands. */
 static void functions(FILE *out, const struct fp_klines *k, const struct klm_file *f)
 {
 	struct fn *v = xcalloc(f->nlines + 1, sizeof(*v));
-	size_t n = 0;
+	size_t m = 0, n = 0, hit = 0;
 
-	for (uint32_t i = f->first; i < f->first + f->nlines; i++) {
-		const struct fp_kline_line *l = &k->lines[i];
-		size_t j = 0;
-
-		if (!l->function)
+	for (uint32_t i = f->first; i < f->first + f->nlines; i++)
+		if (k->lines[i].function)
+			v[m++] = (struct fn){k->lines[i].function, k->lines[i].line, k->lines[i].count};
+	if (m)
+		qsort(v, m, sizeof(*v), cmp_name);
+	for (size_t i = 0; i < m; i++) {
+		if (n && !strcmp(v[n - 1].name, v[i].name)) {
+			if (v[i].count > v[n - 1].count)
+				v[n - 1].count = v[i].count;
 			continue;
-		while (j < n && strcmp(v[j].name, l->function))
-			j++;
-		if (j == n)
-			v[n++] = (struct fn){l->function, l->line, 0};
-		if (l->count > v[j].count)
-			v[j].count = l->count;
+		}
+		v[n++] = v[i];
 	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_line);
 	for (size_t j = 0; j < n; j++)
 		fprintf(out, "FN:%" PRIu32 ",%s\n", v[j].line, v[j].name);
 	for (size_t j = 0; j < n; j++)
 		fprintf(out, "FNDA:%" PRIu64 ",%s\n", v[j].count, v[j].name);
-	size_t hit = 0;
 	for (size_t j = 0; j < n; j++)
 		hit += v[j].count > 0; /* gcov's functions of a file include those not run */
 	fprintf(out, "FNF:%zu\nFNH:%zu\n", n, hit);
