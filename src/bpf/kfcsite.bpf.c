@@ -17,17 +17,33 @@
 #include <bpf/bpf_tracing.h>
 
 #include "kfcsite.h"
+#include "kfrec.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 always = 32; /* calls of each key always sent */
 const volatile __u32 every = 16;  /* past them, one call in every */
+/*
+ * What each call reached, which the backend's sys_exit (kfrec.bpf.c, attached first, so run first) leaves in its
+ * task storage, shared with it (src/trace/bpf_csite.c gives this object the backend's map): set by this run's
+ * call when its valid is run_gen, the run's generation.
+ */
+const volatile bool with_reach = false;
+const volatile __u32 run_gen = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct kf_task_rec);
+} kf_tasks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KFC_MAX_TASKS);
 	__type(key, __u32);  /* task id, initial pid namespace */
-	__type(value, __u8); /* 1: followed; 0: the started command held before its exec, whose calls are ours */
+	__type(value, __u8); /* 1: followed; 0: the started command held before its exec, whose calls are ours;
+			      * KFC_FRESH: followed, not past its first exit yet */
 } tasks SEC(".maps");
 
 struct {
@@ -43,6 +59,15 @@ struct {
 	__type(key, struct kfc_key);
 	__type(value, __u64); /* calls */
 } keys SEC(".maps");
+
+/* What the calls of each key reached, by the key's hash: set with the key, read at the end (events may be lost) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KFC_MAX_KEYS);
+	__type(key, __u32);
+	__type(value, struct kf_reach_last);
+} key_reach SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -85,6 +110,20 @@ static int sample(const struct kfc_key *k)
 	return c < always || (every && c % every == 0);
 }
 
+/* The keys the backend left for the call just ended (nr), taken: NULL when it left none for this one. */
+static struct kf_reach_last *take_reach(struct task_struct *task, __s32 nr, __u32 *n)
+{
+	struct kf_task_rec *tr = bpf_task_storage_get(&kf_tasks, task, 0, 0);
+	struct kf_reach_last *l;
+
+	if (!tr || tr->last.valid != run_gen || tr->last.nr != nr)
+		return NULL;
+	l = &tr->last;
+	l->valid = 0;
+	*n = l->n;
+	return *n ? l : NULL;
+}
+
 SEC("raw_tp/sys_exit")
 int BPF_PROG(kfc_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -92,7 +131,9 @@ int BPF_PROG(kfc_sys_exit, struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)id, tgid = (__u32)(id >> 32), *gen;
 	struct task_struct *task;
 	struct kfc_event *e;
+	struct kf_reach_last *last;
 	struct kfc_key k;
+	__u32 nreach = 0;
 	__u8 *followed;
 	__u64 top;
 	int how;
@@ -100,20 +141,37 @@ int BPF_PROG(kfc_sys_exit, struct pt_regs *regs, long ret)
 	followed = tid ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
 	if (!followed || !*followed)
 		return 0;
+	if (*followed == KFC_FRESH) { /* a new task's first exit: the fork's return in it, the parent's call */
+		*followed = 1;
+		return 0;
+	}
 	stat_inc(KFC_CALLS);
 	k.nr = (__s32)BPF_CORE_READ(regs, orig_ax);
 	if (k.nr < 0) /* sigreturn sets orig_ax to -1 against restarts */
 		return 0;
 	k.err = ret < 0 && ret >= -4095 ? (__s32)-ret : 0;
+	k.reach = 0;
+	k.pad = 0;
+	task = bpf_get_current_task_btf();
+	last = with_reach ? take_reach(task, k.nr, &nreach) : NULL;
+	if (last)
+		k.reach = last->hash;
 	how = sample(&k);
 	if (!how)
 		return 0;
+	if (how == 2 && last)
+		bpf_map_update_elem(&key_reach, &k.reach, last, BPF_NOEXIST);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_inc(KFC_LOST);
 		return 0;
 	}
-	task = bpf_get_current_task_btf();
+	e->reach_hash = k.reach;
+	e->nreach = 0;
+	if (last && nreach <= KF_REACH_LAST) {
+		__builtin_memcpy(e->reach, last->keys, sizeof(e->reach));
+		e->nreach = nreach;
+	}
 	e->tid = tid;
 	e->tgid = tgid;
 	e->start = BPF_CORE_READ(task, group_leader, start_time);
@@ -163,7 +221,7 @@ int BPF_PROG(kfc_fork, struct task_struct *parent, struct task_struct *child)
 
 	if (!followed)
 		return 0;
-	v = *followed;
+	v = *followed ? KFC_FRESH : 0;
 	if (bpf_map_update_elem(&tasks, &ctid, &v, BPF_ANY))
 		stat_inc(KFC_TASKS_FULL);
 	return 0;

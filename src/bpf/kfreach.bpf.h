@@ -28,6 +28,8 @@
 
 /* Filled by the user side before load; with_reach false leaves all of this out of the verified programs. */
 const volatile bool with_reach = true;
+/* record --call-sites: each call's keys also left in its task's storage (struct kf_reach_last) for kfcsite.bpf.c */
+const volatile bool with_csite_reach = false;
 const volatile struct kf_reach_sc reach_sc[KF_BPF_NABI * KF_REACH_NR_MAX];
 
 __u64 lost_reach; /* refinements not counted: the map was full */
@@ -159,6 +161,25 @@ __noinline int reach_add(struct kf_task_rec *tr, struct kf_reach_key *k, __u32 e
 
 	if (!k || !tr)
 		return 0;
+	if (with_csite_reach) {
+		__u32 n = tr->last.n;
+		__u64 c = tr->last.hash;
+
+		if (n < KF_REACH_LAST) {
+			__builtin_memcpy(&tr->last.keys[n], k, sizeof(*k));
+			tr->last.n = (__u8)(n + 1);
+			/* FNV-1a over the key's words but proc (not the call site's): straight code, no loop */
+			c = (c ^ (w[0] >> 32)) * 0x100000001b3ull;
+			c = (c ^ w[1]) * 0x100000001b3ull;
+			c = (c ^ w[2]) * 0x100000001b3ull;
+			c = (c ^ w[3]) * 0x100000001b3ull;
+			c = (c ^ w[4]) * 0x100000001b3ull;
+			c = (c ^ w[5]) * 0x100000001b3ull;
+			c = (c ^ w[6]) * 0x100000001b3ull;
+			c = (c ^ w[7]) * 0x100000001b3ull;
+			tr->last.hash = (__u32)(c ^ (c >> 32)) | 1;
+		}
+	}
 	if (!per_task)
 		return reach_put(k, 1, fail);
 	/* The words that tell a task's keys apart: the call, kind and value, mode and device, socket, fs type. */
@@ -524,6 +545,14 @@ static __always_inline void reach_exit(struct kf_task *t, __u8 abi, __s32 nr, __
 {
 	__u32 i = (__u32)abi * KF_REACH_NR_MAX + (__u32)nr;
 
+	if (with_csite_reach) { /* set for every call, so that none is taken for another's */
+		struct kf_task_rec *tr = (struct kf_task_rec *)t;
+
+		tr->last.n = 0;
+		tr->last.hash = 0x811c9dc5; /* FNV's offset basis, folded to 32 bits as the hash is */
+		tr->last.nr = (__s16)nr;
+		tr->last.valid = run_gen;
+	}
 	if (nr < 0 || nr >= KF_REACH_NR_MAX || i >= KF_BPF_NABI * KF_REACH_NR_MAX)
 		return;
 	if (reach_sc[i].fd[0] < 0 && reach_sc[i].fd[1] < 0 && !reach_sc[i].op)

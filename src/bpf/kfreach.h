@@ -126,4 +126,20 @@ struct kf_reach_pend {
 	__u64 contest; /* calls of other keys that found it here: past calls, it gives way */
 };
 
+/*
+ * What the call a task has just ended reached, for record -b bpf --call-sites (src/bpf/kfcsite.bpf.c), whose
+ * sys_exit program runs after the backend's (attached later) and takes it: its keys are the call-site key's
+ * "reached". valid is the run's generation (struct kf_task.gen) when set by this run's call, 0 once taken.
+ */
+#define KF_REACH_LAST 8 /* past them (an unshare of every namespace and its fds), the string stops, as ptrace's */
+struct kf_reach_last {
+	__u32 valid;
+	__u32 hash; /* of keys[0..n) but their proc, never 0 when n: the call-site key's (struct kfc_key) */
+	__s16 nr;   /* the call, as the backend named it */
+	__u8 n;	    /* keys[0..n) */
+	__u8 pad;
+	__u32 pad2;
+	struct kf_reach_key keys[KF_REACH_LAST];
+};
+
 #endif

@@ -75,6 +75,7 @@ struct kf_task_rec {
 	__u64 calls[KF_TASK_NR];
 	__u64 ns[KF_TASK_NR];			    /* the time in them, in the time mode */
 	struct kf_reach_pend reach[KF_REACH_CACHE]; /* what its calls reached, not yet in the `reach` hash */
+	struct kf_reach_last last;		    /* with_csite_reach: what the call just ended reached */
 };
 
 /*

@@ -463,6 +463,7 @@ reopen:
 	s.skel->rodata->per_task = s.per_task;
 	s.skel->rodata->with_progress = opts->progress;
 	bpf_reach_setup(&s, opts->reach);
+	s.skel->rodata->with_csite_reach = opts->reach && trace_recording_joins_bpf(opts->joins);
 	memcpy(s.path_slot, (const void *)s.skel->rodata->path_slot, sizeof(s.path_slot));
 	bpf_map__set_max_entries(s.skel->maps.events, RING_SIZE);
 	if (!s.rec)
@@ -518,6 +519,14 @@ reopen:
 	}
 	if (opts->argv ? bpf_follow_command(&s) : bpf_attach_pids(&s))
 		goto out;
+	if (opts->joins) {
+		struct trace_bpf_shared sh = {.tasks_fd = bpf_map__fd(s.skel->maps.tasks),
+					      .fsnames_fd = bpf_map__fd(s.skel->maps.fsnames),
+					      .run_gen = s.run_gen,
+					      .reach = s.skel->rodata->with_csite_reach};
+
+		trace_recording_bpf_ready(opts->joins, &sh);
+	}
 	debug("backend bpf: loaded and attached in %.1f ms (CPU %.1f ms; %s%s)", (double)(fp__now_ns() - t_load) / 1e6,
 	      self_cpu_ms() - c_load, with_time ? "calls, errors, time" : "calls and errors, no time",
 	      s.per_task ? "; calls counted per task" : "");

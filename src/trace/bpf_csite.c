@@ -34,6 +34,7 @@
 #include "abi/syscalls.h"
 #include "bpf/kfcsite.h"
 #include "kfcsite.skel.h"
+#include "trace/bpf_int.h"
 #include "trace/csite_int.h"
 #include "trace/trace.h"
 #include "util/error.h"
@@ -42,6 +43,21 @@
 #define CSB_ALWAYS   32		/* the first calls of each (syscall, errno) always unwound */
 #define CSB_EVERY    16		/* past them, one call in CSB_EVERY */
 #define CSB_RECORDED (1u << 31) /* the gen of the images from perf's records, in the cache beside the others */
+#define CSB_REACHED  128	/* ptrace's reached: what a call reached, "kind value[, kind value]" */
+
+_Static_assert(sizeof(struct kf_reach_key) == 64, "reach_add() (kfreach.bpf.h) hashes a key as its 8 words");
+
+/* A task to follow, given before the programs are loaded (they load once the backend's are: csb_ready()). */
+struct csb_pending {
+	__u32 tid;
+	__u8 value; /* the tasks map's: 1 followed, 0 the held command */
+};
+
+/* What the calls of a kernel-side key reached (its hash, from its first event), for its unsampled calls. */
+struct csb_reached {
+	__u32 hash;
+	char *reached;
+};
 
 struct csb {
 	struct fp_csites *cs;
@@ -54,8 +70,15 @@ struct csb {
 	bool prepare; /* execs are counted before their new mappings (sched_prepare_exec) */
 	atomic_bool stop;
 	struct cs_cache cache;
-	struct csm *maps;  /* the started command's mappings, from perf's records; NULL: /proc/PID/maps only */
-	uint64_t recorded; /* -v: events of images from the records */
+	struct csm *maps; /* the started command's mappings, from perf's records; NULL: /proc/PID/maps only */
+	bool loaded;	  /* csb_ready() loaded and attached the programs */
+	bool start;	  /* csb_start() was asked before that */
+	struct csb_pending *pending;
+	size_t npending, pending_cap;
+	int fsnames; /* the backend's map of filesystem type names, which reach keys give by address */
+	struct csb_reached *reached;
+	size_t nreached, reached_cap;
+	uint64_t recorded;					/* -v: events of images from the records */
 	uint64_t events, by_cfi, fp_agrees, by_fp, none, stale; /* -v's figures */
 };
 
@@ -214,6 +237,50 @@ static uint32_t unwind(struct csb *b, struct cs_proc *p, const struct kfc_event 
 	return n;
 }
 
+/* A key's reach keys as a string, kept by the key's hash. */
+static const char *remember(struct csb *b, __u32 hash, const struct kf_reach_key *keys, __u32 n)
+{
+	char s[CSB_REACHED];
+
+	if (!n || n > KF_REACH_LAST)
+		return NULL;
+	bpf_reach_format(b->fsnames, keys, n, s, sizeof(s));
+	if (!s[0])
+		return NULL;
+	XGROW(b->reached, b->reached_cap, b->nreached + 1);
+	b->reached[b->nreached] = (struct csb_reached){hash, xstrdup(s)};
+	return b->reached[b->nreached++].reached;
+}
+
+/*
+ * What the calls of the key with this hash reached: as an event brought it, else as the kernel side kept it when
+ * it made the key (every event of a key may have been lost); NULL for nothing.
+ */
+static const char *reached_by_hash(struct csb *b, __u32 hash)
+{
+	struct kf_reach_last l;
+
+	if (!hash)
+		return NULL;
+	for (size_t i = 0; i < b->nreached; i++)
+		if (b->reached[i].hash == hash)
+			return b->reached[i].reached;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.key_reach), &hash, &l))
+		return NULL;
+	return remember(b, hash, l.keys, l.n);
+}
+
+/* What the event's call reached, as ptrace says it; NULL for nothing. */
+static const char *reached_of(struct csb *b, const struct kfc_event *e)
+{
+	const char *known = NULL;
+
+	for (size_t i = 0; e->reach_hash && i < b->nreached && !known; i++)
+		if (b->reached[i].hash == e->reach_hash)
+			known = b->reached[i].reached;
+	return known ? known : remember(b, e->reach_hash, e->reach, e->nreach);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct csb *b = ctx;
@@ -230,7 +297,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	b->events++;
 	if (b->maps) /* the mappings made before the call are in the records by now */
 		csm_drain(b->maps);
-	k = fp__csite_key(b->cs, kf_syscall_name(kf_abi_host(), e->nr, buf, sizeof(buf)), e->err, NULL);
+	k = fp__csite_key(b->cs, kf_syscall_name(kf_abi_host(), e->nr, buf, sizeof(buf)), e->err, reached_of(b, e));
 	row = kf_syscall_by_nr(kf_abi_host(), e->nr);
 	if (row && (row->flags & KF_SC_EXEC) && !e->err) { /* as with ptrace: the stack that made it is gone */
 		fp_csite_add(k, NULL, 0, 1);
@@ -289,6 +356,12 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 
 static void csb_free(struct csb *b)
 {
+	for (size_t i = 0; i < b->nreached; i++)
+		free(b->reached[i].reached);
+	free(b->reached);
+	free(b->pending);
+	if (b->fsnames >= 0)
+		close(b->fsnames);
 	ring_buffer__free(b->rb);
 	kfcsite_bpf__destroy(b->skel);
 	csm_free(b->maps);
@@ -299,16 +372,17 @@ static void csb_free(struct csb *b)
 struct csb *csb_new(struct footprint *fp, uint32_t depth, char *why, size_t len)
 {
 	struct csb *b = xcalloc(1, sizeof(*b));
-	int err;
 
 	b->cs = fp__csites(fp, depth);
 	b->held = fp->argv != NULL;
 	b->depth = depth;
+	b->fsnames = -1;
 	libbpf_set_print(print_libbpf);
 	b->skel = kfcsite_bpf__open();
 	if (!b->skel) {
 		snprintf(why, len, "cannot open the BPF call-site sampler: %s", strerror(errno));
-		goto fail;
+		csb_free(b);
+		return NULL;
 	}
 	b->skel->rodata->always = CSB_ALWAYS;
 	b->skel->rodata->every = CSB_EVERY;
@@ -318,26 +392,76 @@ struct csb *csb_new(struct footprint *fp, uint32_t depth, char *why, size_t len)
 	bpf_program__set_autoload(b->skel->progs.kfc_exec, !b->prepare);
 	if (kf_verbose >= 2)
 		bpf_program__set_log_level(b->skel->progs.kfc_sys_exit, 4);
+	return b;
+}
+
+/* Loads and attaches the programs with the backend's task storage; the tasks given so far followed. */
+static int load(struct csb *b, const struct trace_bpf_shared *sh, char *why, size_t len)
+{
+	int err, fd;
+
+	b->skel->rodata->with_reach = sh->reach;
+	b->skel->rodata->run_gen = sh->run_gen;
+	/* its own: the events left at the end are read after the backend has closed its maps */
+	b->fsnames = fcntl(sh->fsnames_fd, F_DUPFD_CLOEXEC, 3);
+	if (b->fsnames < 0) {
+		snprintf(why, len, "cannot share the backend's filesystem names: %s", strerror(errno));
+		return -1;
+	}
+	err = bpf_map__reuse_fd(b->skel->maps.kf_tasks, sh->tasks_fd);
+	if (err) {
+		snprintf(why, len, "cannot share the backend's task storage: %s", strerror(-err));
+		return -1;
+	}
 	err = kfcsite_bpf__load(b->skel);
 	if (err) {
 		snprintf(why, len, "cannot load the BPF call-site sampler: %s", strerror(-err));
-		goto fail;
+		return -1;
 	}
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
 	if (!b->rb) {
 		snprintf(why, len, "cannot map its ring buffer: %s", strerror(errno));
-		goto fail;
+		return -1;
 	}
+	fd = bpf_map__fd(b->skel->maps.tasks);
+	for (size_t i = 0; i < b->npending; i++)
+		if (bpf_map_update_elem(fd, &b->pending[i].tid, &b->pending[i].value, BPF_ANY)) {
+			snprintf(why, len, "cannot follow task %u: %s", b->pending[i].tid, strerror(errno));
+			return -1;
+		}
+	/* after the backend's: its sys_exit, which leaves each call's reach, runs first */
 	err = kfcsite_bpf__attach(b->skel);
 	if (err) {
 		snprintf(why, len, "cannot attach the call-site sampler (sys_exit, sched_process_fork/exec/exit): %s",
 			 strerror(-err));
-		goto fail;
+		return -1;
 	}
-	return b;
-fail:
-	csb_free(b);
-	return NULL;
+	b->loaded = true;
+	return 0;
+}
+
+void csb_ready(struct csb *b, const struct trace_bpf_shared *sh)
+{
+	char why[256];
+
+	if (b->loaded)
+		return;
+	if (load(b, sh, why, sizeof(why)) < 0) {
+		/* said, and kept in the footprint: the rest of the recording goes on */
+		warning("--call-sites: %s", why);
+		if (!b->cs->why_not)
+			b->cs->why_not = xstrdup(why);
+		kfcsite_bpf__detach(b->skel);
+		return;
+	}
+	if (b->start)
+		csb_start(b);
+}
+
+static void follow(struct csb *b, __u32 tid, __u8 value)
+{
+	XGROW(b->pending, b->pending_cap, b->npending + 1);
+	b->pending[b->npending++] = (struct csb_pending){tid, value};
 }
 
 /* Every thread of pid; later ones follow from the kernel side's fork hook. */
@@ -348,7 +472,6 @@ int csb_add_pid(struct csb *b, pid_t pid)
 	struct dirent *de;
 	__u8 one = !b->held;
 	__u32 tid = (__u32)pid;
-	int fd = bpf_map__fd(b->skel->maps.tasks), rc = 0;
 
 	if (b->held) { /* its mappings from its exec on, and its children's, from perf's records */
 		char why[256];
@@ -361,19 +484,16 @@ int csb_add_pid(struct csb *b, pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
-	if (!d)
-		return bpf_map_update_elem(fd, &tid, &one, BPF_ANY)
-			   ? perror_msg("--call-sites: cannot follow pid %d", pid)
-			   : 0;
+	if (!d) {
+		follow(b, tid, one);
+		return 0;
+	}
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		tid = (__u32)atoi(de->d_name);
-		if (bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
-			rc = perror_msg("--call-sites: cannot follow task %u", tid);
+		if (de->d_name[0] != '.')
+			follow(b, (__u32)atoi(de->d_name), one);
 	}
 	closedir(d);
-	return rc;
+	return 0;
 }
 
 int csb_start(struct csb *b)
@@ -382,6 +502,10 @@ int csb_start(struct csb *b)
 
 	if (b->running)
 		return 0;
+	if (!b->loaded) { /* once loaded (csb_ready()) */
+		b->start = true;
+		return 0;
+	}
 	err = pthread_create(&b->thread, NULL, poll_loop, b);
 	if (err)
 		return error("--call-sites: cannot start the unwinding thread: %s", strerror(err));
@@ -419,7 +543,8 @@ static void count_unsampled(struct csb *b)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &calls))
 			continue;
-		k = fp__csite_key(b->cs, kf_syscall_name(kf_abi_host(), key.nr, buf, sizeof(buf)), key.err, NULL);
+		k = fp__csite_key(b->cs, kf_syscall_name(kf_abi_host(), key.nr, buf, sizeof(buf)), key.err,
+				  reached_by_hash(b, key.reach));
 		if (calls > k->calls)
 			fp_csite_unsampled(k, calls - k->calls);
 	}
@@ -431,7 +556,7 @@ void csb_finish(struct csb *b, struct footprint *fp)
 	if (b->running)
 		pthread_join(b->thread, NULL);
 	kfcsite_bpf__detach(b->skel);
-	if (fp) {
+	if (fp && b->loaded) {
 		uint64_t records = 0;
 		bool lost = false;
 

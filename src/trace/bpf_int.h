@@ -158,6 +158,11 @@ int bpf_read_reach(struct bpf_session *s, bool ended_only);
 void bpf_reach_taken(struct bpf_session *s, const struct kf_reach_pend *e, size_t n);
 /* -v: entries made and moved out; the exit program's time per run when the kernel keeps BPF statistics. */
 void bpf_reach_debug(struct bpf_session *s);
+/*
+ * What a call reached from its keys (fsnames: the backend's map of filesystem type names), as trace.h's reached says
+ * it and ptrace writes it: "kind value[, kind value]", "" for nothing; for record -b bpf --call-sites.
+ */
+void bpf_reach_format(int fsnames, const struct kf_reach_key *keys, size_t n, char *out, size_t len);
 
 /* bpf_task.c */
 /*

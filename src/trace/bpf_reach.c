@@ -205,6 +205,25 @@ static bool key_value(int fsnames, const struct kf_reach_key *k, const char **ki
 	return true;
 }
 
+void bpf_reach_format(int fsnames, const struct kf_reach_key *keys, size_t n, char *out, size_t len)
+{
+	char value[KF_REACH_VALUE_MAX], fdv[KF_REACH_VALUE_MAX];
+	size_t at = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (size_t i = 0; i < n && at + 1 < len; i++) {
+		const char *kind = NULL;
+		bool has_fd;
+
+		if (keys[i].abi >= KF_ABI_NR ||
+		    !key_value(fsnames, &keys[i], &kind, value, sizeof(value), fdv, &has_fd))
+			continue;
+		snprintf(out + at, len - at, "%s%s %s", at ? ", " : "", kind, value);
+		at += strlen(out + at);
+	}
+}
+
 /* Whether process instance proc ended (its counts are final). */
 static bool proc_done(struct bpf_session *s, uint32_t proc)
 {

@@ -201,6 +201,31 @@ static int rec_add_pid(void *state, pid_t pid)
 	return 0;
 }
 
+static bool rec_joins_bpf(void *state)
+{
+#ifndef KF_NO_DWARF
+	const struct csr *r = state;
+
+	return r && r->bpf;
+#else
+	(void)state;
+	return false;
+#endif
+}
+
+static void rec_bpf_ready(void *state, const struct trace_bpf_shared *shared)
+{
+#ifndef KF_NO_DWARF
+	struct csr *r = state;
+
+	if (r && r->bpf)
+		csb_ready(r->bpf, shared);
+#else
+	(void)state;
+	(void)shared;
+#endif
+}
+
 static int rec_start(void *state)
 {
 #ifndef KF_NO_DWARF
@@ -222,4 +247,6 @@ const struct trace_recorder trace_recorder_csites = {
     .start = rec_start,
     .finish = rec_finish,
     .syscall_exit = rec_syscall_exit,
+    .joins_bpf = rec_joins_bpf,
+    .bpf_ready = rec_bpf_ready,
 };

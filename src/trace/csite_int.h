@@ -74,11 +74,16 @@ bool csm_newer(struct csm *m, pid_t tgid, uint32_t image, uint64_t after, uint64
 void csm_stats(const struct csm *m, uint64_t *records, bool *lost);
 void csm_free(struct csm *m);
 
-/* The bpf recorder (bpf_csite.c): NULL and why when it cannot run here. */
+/*
+ * The bpf recorder (bpf_csite.c): NULL and why when it cannot run here. Its programs load once the backend's are,
+ * with its maps (csb_ready()); the tasks given and the start asked for before that take effect then.
+ */
 struct csb;
+struct trace_bpf_shared;
 struct csb *csb_new(struct footprint *fp, uint32_t depth, char *why, size_t len);
 int csb_add_pid(struct csb *b, pid_t pid);
 int csb_start(struct csb *b);
+void csb_ready(struct csb *b, const struct trace_bpf_shared *shared);
 /* Stops it, drains its events, counts what it sampled away; fp NULL: tear down only. Frees b. */
 void csb_finish(struct csb *b, struct footprint *fp);
 #endif

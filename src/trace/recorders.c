@@ -25,6 +25,8 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 	rec->state[rec->n++] = s;
 	if (r->syscall_exit || r->task_new || r->task_exit || r->before_exec)
 		o->stops = rec;
+	if (r->bpf_ready)
+		o->joins = rec;
 	if (o->argv) {
 		o->on_command = on_command;
 		o->on_command_ctx = rec;
@@ -63,6 +65,21 @@ void trace_recording_before_exec(const struct trace_recording *rec)
 	for (size_t i = 0; rec && i < rec->n; i++)
 		if (rec->rows[i]->before_exec)
 			rec->rows[i]->before_exec(rec->state[i]);
+}
+
+bool trace_recording_joins_bpf(const struct trace_recording *rec)
+{
+	for (size_t i = 0; rec && i < rec->n; i++)
+		if (rec->rows[i]->joins_bpf && rec->rows[i]->joins_bpf(rec->state[i]))
+			return true;
+	return false;
+}
+
+void trace_recording_bpf_ready(const struct trace_recording *rec, const struct trace_bpf_shared *shared)
+{
+	for (size_t i = 0; rec && i < rec->n; i++)
+		if (rec->rows[i]->bpf_ready)
+			rec->rows[i]->bpf_ready(rec->state[i], shared);
 }
 
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp)

@@ -79,6 +79,8 @@ struct trace_opts {
 	 * backend that stops at calls gives each call (trace_recording_syscall_exit()); NULL: none, nothing to call.
 	 */
 	const struct trace_recording *stops;
+	/* The recorders whose bpf programs join the bpf backend's (struct trace_recorder's bpf_ready); NULL: none. */
+	const struct trace_recording *joins;
 };
 
 struct backend {
@@ -100,6 +102,13 @@ struct backend {
  * its table's OPT_GROUP is) and starts each one asked for through struct trace_recording.
  */
 struct kf_option;
+/* The bpf backend's maps that a recorder's own bpf programs share (struct trace_recorder's bpf_ready). */
+struct trace_bpf_shared {
+	int tasks_fd;	  /* its task storage (struct kf_task_rec): the reach of each call just ended, in .last */
+	int fsnames_fd;	  /* the names of the filesystem types its reach keys give by address */
+	uint32_t run_gen; /* this run's generation (struct kf_task.gen) */
+	bool reach;	  /* its sys_exit leaves each call's reach (with_csite_reach): not with --no-reach */
+};
 struct trace_recorder {
 	const char *name;
 	/* Its options of record, their values in its own struct (values); NULL: none. */
@@ -132,6 +141,14 @@ struct trace_recorder {
 	void (*task_new)(void *r, pid_t tid, pid_t tgid);
 	void (*task_exit)(void *r, pid_t tid, pid_t tgid);
 	void (*before_exec)(void *r);
+	/*
+	 * For a kind whose bpf programs join the bpf backend's (call sites, which take what each call reached from the
+	 * backend's task storage): asked before the backend loads, whether it does (then the backend's sys_exit leaves
+	 * each call's reach there); then, the backend's programs attached and the workload not run yet, its maps: the
+	 * kind loads and attaches its own programs there, after the backend's, so that they run after them. NULL: none.
+	 */
+	bool (*joins_bpf)(void *r);
+	void (*bpf_ready)(void *r, const struct trace_bpf_shared *shared);
 };
 
 /* The recorders of one run, beside its backend. Zeroed to begin with. */
@@ -155,6 +172,9 @@ void trace_recording_syscall_exit(const struct trace_recording *rec, pid_t tid, 
 void trace_recording_task_new(const struct trace_recording *rec, pid_t tid, pid_t tgid);
 void trace_recording_task_exit(const struct trace_recording *rec, pid_t tid, pid_t tgid);
 void trace_recording_before_exec(const struct trace_recording *rec);
+/* Whether a recorder of rec joins the bpf backend's programs; then, loaded, the backend gives it its maps. */
+bool trace_recording_joins_bpf(const struct trace_recording *rec);
+void trace_recording_bpf_ready(const struct trace_recording *rec, const struct trace_bpf_shared *shared);
 /* The end of observation: each recorder stops and fills fp (NULL: tear down only). rec is empty after. */
 void trace_recording_finish(struct trace_recording *rec, struct footprint *fp);
 

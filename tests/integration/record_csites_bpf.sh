@@ -5,7 +5,8 @@
 # one found with their functions and lines, the same stacks as ptrace's; the counts exact below the sampling
 # threshold, sampled (and said so) above it; nothing loaded without --call-sites. The workload exits at once, and
 # short-lived children of a shell are gone before their events are read: their maps come from perf's mmap records
-# (bpf_cmaps.c), not from /proc/PID/maps, and their stacks are still ptrace's.
+# (bpf_cmaps.c), not from /proc/PID/maps, and their stacks are still ptrace's. What each call reached is in its key,
+# as ptrace's: the backend's sys_exit leaves it for the sampler.
 . "$(dirname "$0")/../lib.sh"
 
 bpf_or_skip record_csites_bpf || exit 0
@@ -72,6 +73,21 @@ eq "short-lived: the stacks of eventfd2 of the five, as ptrace's" "$(full "$T/pl
 eq "short-lived: 25 calls of eventfd2 found in the library's and main's stacks" "15 10" \
 	"$(jget "$T/loop.json" "' '.join(str(sum(s['calls'] for s in k['stacks'] if any(f.get('function') == fn for f in s['frames'][1:2]))) for k in d['call_sites']['keys'] if k['syscall'] == 'eventfd2' and 'errno' not in k for fn in ('kf_csite_lib_eventfd', 'main'))")"
 eq "short-lived: none without a stack" "0" "$(sed -n 's/.*call sites (bpf): .* \([0-9]*\) not (.*/\1/p' "$T/loop.err")"
+
+# What each call reached is part of its key, as with ptrace: the backend's sys_exit leaves it in the task's storage
+# for kfcsite.bpf.c (struct kf_reach_last). Every key of the five, with its calls, as ptrace's (but rt_sigreturn,
+# whose orig_ax is -1 at its exit: the sampler leaves it out).
+keys() { jget "$1" "'\n'.join(sorted('%s %s [%s] %d' % (k['syscall'], k.get('errno', '-'), k.get('reached', ''), k['calls']) for k in d['call_sites']['keys'] if k['syscall'] != 'rt_sigreturn'))"; }
+eq "reached: every key of the five and its calls, as ptrace's" "$(keys "$T/ploop.json")" "$(keys "$T/loop.json")"
+eq "reached: the execs' binary format and the libraries' mmaps among them" 2 \
+	"$(keys "$T/loop.json" | grep -c '^execve - \[binfmt elf\] 6$\|^mmap - \[fd file:[a-z0-9]*\] [1-9]')"
+sock='import socket; socket.socket(); socket.socketpair()'
+"$KF" record -b bpf --call-sites -o "$T/sock.json" --report /dev/null -- "$PY" -c "$sock"
+eq "reached: Python's sockets, by family, in the keys" "socket [socket AF_INET:SOCK_STREAM:IPPROTO_TCP] 1
+socketpair [socket AF_UNIX:SOCK_STREAM:0] 1" \
+	"$(jget "$T/sock.json" "'\n'.join(sorted('%s [%s] %d' % (k['syscall'], k.get('reached', ''), k['calls']) for k in d['call_sites']['keys'] if k['syscall'] in ('socket', 'socketpair')))")"
+"$KF" record -b bpf --call-sites --no-reach -o "$T/noreach.json" --report /dev/null -- "$PY" -c "$sock"
+eq "reached: none with --no-reach" 0 "$(jget "$T/noreach.json" "sum(1 for k in d['call_sites']['keys'] if k.get('reached'))")"
 
 # An exec between calls, read once the process is gone: the old image's calls named by the old program (the failed
 # execve from its main), the new image's by the new one, never the other way (perf's exec record splits them).
