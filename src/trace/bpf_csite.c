@@ -252,33 +252,35 @@ static const char *remember(struct csb *b, __u32 hash, const struct kf_reach_key
 	return b->reached[b->nreached++].reached;
 }
 
+/* The string kept for hash; NULL when none is (a workload's calls make tens of keys: a scan). */
+static const char *known(const struct csb *b, __u32 hash)
+{
+	for (size_t i = 0; hash && i < b->nreached; i++)
+		if (b->reached[i].hash == hash)
+			return b->reached[i].reached;
+	return NULL;
+}
+
 /*
  * What the calls of the key with this hash reached: as an event brought it, else as the kernel side kept it when
  * it made the key (every event of a key may have been lost); NULL for nothing.
  */
 static const char *reached_by_hash(struct csb *b, __u32 hash)
 {
+	const char *s = known(b, hash);
 	struct kf_reach_last l;
 
-	if (!hash)
-		return NULL;
-	for (size_t i = 0; i < b->nreached; i++)
-		if (b->reached[i].hash == hash)
-			return b->reached[i].reached;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.key_reach), &hash, &l))
-		return NULL;
+	if (s || !hash || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.key_reach), &hash, &l))
+		return s;
 	return remember(b, hash, l.keys, l.n);
 }
 
 /* What the event's call reached, as ptrace says it; NULL for nothing. */
 static const char *reached_of(struct csb *b, const struct kfc_event *e)
 {
-	const char *known = NULL;
+	const char *s = known(b, e->reach_hash);
 
-	for (size_t i = 0; e->reach_hash && i < b->nreached && !known; i++)
-		if (b->reached[i].hash == e->reach_hash)
-			known = b->reached[i].reached;
-	return known ? known : remember(b, e->reach_hash, e->reach, e->nreach);
+	return s ? s : remember(b, e->reach_hash, e->reach, e->nreach);
 }
 
 static int on_event(void *ctx, void *data, size_t size)
