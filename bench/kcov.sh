@@ -12,7 +12,7 @@ kf=$top/$build/kfootprint
 [ -x "$kf" ] || { echo "bench: $kf not built (make)" >&2; exit 1; }
 if [ -z "${KF_GUEST:-}" ]; then
 	out=$(mktemp -d /tmp/kf-bench-kcov.XXXXXX) || exit 1
-	flock /var/tmp/kf-kbuild.lock nice -n 10 "$kf" tailor -o "$out" --measure kcov >"$out/measure.out" 2>"$out/measure.err" ||
+	flock "${KF_KBUILD_LOCK:-/var/tmp/kf-kbuild.lock}" nice -n 10 "$kf" tailor -o "$out" --measure kcov >"$out/measure.out" 2>"$out/measure.err" ||
 		{ echo "bench: tailor --measure kcov failed: $(tail -n1 "$out/measure.err")" >&2; rm -rf "$out"; exit 1; }
 	cd "$top" && tests/guest/run --bzimage "$out/measure-kcov/bzImage" --append nokaslr --timeout 3000 -- \
 		sh bench/kcov.sh "$build"

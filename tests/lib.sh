@@ -6,6 +6,8 @@ set -u
 KF="$KF_TOP/$KF_BUILD/kfootprint"
 KF_ASAN_BIN="${KF_ASAN:+$KF_TOP/$KF_ASAN/kfootprint}"
 WL="$KF_TOP/$KF_BUILD/workloads"
+# The lock every kernel build of the long tests and benches takes (flock), so that two never run at once on 2 CPUs.
+: "${KF_KBUILD_LOCK:=/var/tmp/kf-kbuild.lock}"
 # Debian's python3 as a workload: the one in PATH may be a wrapper script (pyenv's shims are bash scripts that
 # start more programs, which look up users and so try nscd's socket).
 PY=/usr/bin/python3

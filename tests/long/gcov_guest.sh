@@ -23,7 +23,7 @@ done
 if [ -n "$cached" ]; then
 	nice -n 10 "$KF" tailor -o "$T/m" --measure kcov,gcov >"$T/measure.out" 2>"$T/measure.err"
 else
-	flock /tmp/kf-kbuild.lock nice -n 10 "$KF" tailor -o "$T/m" --measure kcov,gcov >"$T/measure.out" 2>"$T/measure.err"
+	flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/m" --measure kcov,gcov >"$T/measure.out" 2>"$T/measure.err"
 fi
 eq "tailor --measure kcov,gcov: exit 0" 0 $?
 m=$T/m/measure-kcov+gcov

@@ -25,7 +25,7 @@ done
 if [ -n "$cached" ]; then
 	nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
 else
-	flock /var/tmp/kf-kbuild.lock nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
+	flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/m" --measure kcov >"$T/measure.out" 2>"$T/measure.err"
 fi
 eq "tailor --measure kcov: exit 0" 0 $?
 m=$T/m/measure-kcov

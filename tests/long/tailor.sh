@@ -16,18 +16,13 @@ fi
 # KF_TAILOR_CASES="ls unix netdev pax http both" (the default: all) picks the cases to tailor; their
 # footprints are recorded all the same (both takes ls's and unix's). Each case is a cold build on a fresh cache.
 case_on() { case " ${KF_TAILOR_CASES:-ls unix netdev pax http both} " in *" $1 "*) return 0 ;; esac; return 1; }
-# KF_KBUILD_LOCK: a lock file the machine's kernel builds share (flock); each tailor run, a build and its boots,
-# takes it and runs at nice 10, so that two builds never run at once.
+# Each tailor run, a build and its boots, takes KF_KBUILD_LOCK (tests/lib.sh) and runs at nice 10.
 # tailored NAME TAILOR-ARGS...: tailor into $T/NAME; its stderr in $T/NAME.err, its wall seconds in $T/NAME.secs
 tailored() {
 	n=$1
 	shift
 	t0=$(date +%s)
-	if [ -n "${KF_KBUILD_LOCK:-}" ]; then
-		flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/$n" "$@" >"$T/$n.out" 2>"$T/$n.err"
-	else
-		"$KF" tailor -o "$T/$n" "$@" >"$T/$n.out" 2>"$T/$n.err"
-	fi
+	flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/$n" "$@" >"$T/$n.out" 2>"$T/$n.err"
 	echo $? >"$T/$n.rc"
 	echo $(($(date +%s) - t0)) >"$T/$n.secs"
 	echo "# $n: tailor took $(cat "$T/$n.secs") s"
