@@ -190,8 +190,9 @@ static int rec_check(void)
 }
 
 /* With ptrace nothing to follow by pid: the backend hands each call over at its stop. */
-static int rec_add_pid(void *state, pid_t pid)
+static int rec_add_pid(void *state, pid_t pid, bool attached)
 {
+	(void)attached;
 #ifndef KF_NO_DWARF
 	struct csr *r = state;
 

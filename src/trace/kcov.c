@@ -96,7 +96,7 @@ static const struct kf_option options[] = {
 	0, "kernel-lines", O, method, "METHOD", "kcov", method_choices,
 	"also record the kernel's source lines the workload ran, in a measurement kernel (tailor --measure "
 	"kcov|gcov): %s: kcov, the PCs of the workload's own tasks; gcov, every line's execution count, of the "
-	"whole guest; ptrace only (auto picks it)"),
+	"whole guest; ptrace only (auto picks it); kcov needs a command (-- COMMAND), not -p"),
     OPT_CALLBACK(0, "kernel-lines-area", "N", opt_size,
 		 "--kernel-lines: the PCs each task's kcov area holds (default 1048576, rounded up to 512s: a page); a "
 		 "fuller area is counted as loss"),
@@ -271,10 +271,29 @@ static void rec_before_exec(void *p)
 	close(r->root_fd);
 }
 
-static int rec_add_pid(void *p, pid_t pid)
+/*
+ * kcov is refused with -p: only a task itself can disable its kcov, so a task enabled while attached to, that
+ * outlives the recording, would go on filling its area (8 bytes per basic block, a vmalloc of --kernel-lines-area
+ * entries) until it exits. gcov counts the whole kernel and touches no task: it works with -p.
+ */
+static int rec_add_pid(void *p, pid_t pid, bool attached)
 {
 	struct kc *r = p;
+	static const char why[] = "-p: kcov stays on in a task until the task itself turns it off, and a task that "
+				  "outlives the recording would keep it: give a command (-- COMMAND) or use "
+				  "--kernel-lines=gcov";
 
+	if (attached && !r->why_not) {
+		r->why_not = xstrdup(why);
+		r->k->why_not = xstrdup(why);
+		fprintf(stderr, "kfootprint: kernel lines: %s; recording the rest\n", why);
+		if (r->root_area)
+			munmap(r->root_area, r->size * sizeof(uint64_t));
+		if (r->root_fd >= 0)
+			close(r->root_fd);
+		r->root_area = NULL;
+		r->root_fd = -1;
+	}
 	if (!r->root)
 		r->root = pid;
 	return 0;

@@ -483,8 +483,9 @@ static void *rec_new(const void *values, struct footprint *fp)
 	return kfr_new(&o, fp);
 }
 
-static int rec_add_pid(void *r, pid_t pid)
+static int rec_add_pid(void *r, pid_t pid, bool attached)
 {
+	(void)attached;
 	return kfr_add_pid(r, pid);
 }
 

@@ -8,7 +8,7 @@ static int on_command(void *ctx, pid_t pid)
 	struct trace_recording *rec = ctx;
 
 	for (size_t i = 0; i < rec->n; i++)
-		if (rec->rows[i]->add_pid(rec->state[i], pid) < 0 || rec->rows[i]->start(rec->state[i]) < 0)
+		if (rec->rows[i]->add_pid(rec->state[i], pid, false) < 0 || rec->rows[i]->start(rec->state[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -33,7 +33,7 @@ int trace_recording_add(struct trace_recording *rec, const struct trace_recorder
 		return 0;
 	}
 	for (size_t i = 0; i < o->npids; i++)
-		r->add_pid(s, o->pids[i]);
+		r->add_pid(s, o->pids[i], true);
 	r->start(s);
 	return 0;
 }
