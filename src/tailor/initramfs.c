@@ -366,6 +366,14 @@ int tl_cpio_add_footprint(struct tl_cpio *c, const struct footprint *fp)
 		const struct fp_proc *p = fp->procs[i];
 		if (p->exe && tl_cpio_add_host(c, p->exe) < 0)
 			rc = -1;
+		/*
+		 * The path it was started by: the exe is the resolved one (/usr/bin/busybox), and a command run as
+		 * /bin/busybox needs the /bin link too. argv[0] is whatever the parent chose: only a path that exists.
+		 */
+		struct stat st;
+		if (p->argv && p->argv[0] && p->argv[0][0] == '/' && stat(p->argv[0], &st) == 0 &&
+		    tl_cpio_add_host(c, p->argv[0]) < 0)
+			rc = -1;
 		for (char **e = p->exec_chain; e && *e; e++)
 			if (tl_cpio_add_host(c, *e) < 0)
 				rc = -1;

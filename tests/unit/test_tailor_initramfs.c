@@ -137,6 +137,39 @@ static void test_from_footprint(void **state)
 	free(path);
 }
 
+/* a command started as /bin/busybox: its exe is the resolved /usr/bin one, and the /bin link comes from argv[0] */
+static void test_started_by_argv0(void **state)
+{
+	if (access("/usr/bin/ls", X_OK) < 0 || access("/usr/bin/cpio", X_OK) < 0)
+		skip();
+	struct footprint *fp = fp__new();
+	const char *const starts[] = {"/bin/ls", "/nonexistent/ls", "ls"};
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		struct fp_proc *p = fp__proc_new(fp, 200 + (pid_t)i, 1, 0);
+		char **argv = calloc(2, sizeof(*argv));
+		assert_non_null(argv);
+		argv[0] = strdup(starts[i]);
+		fp__proc_exec(fp, p, "/usr/bin/ls", argv, "ls");
+	}
+	struct tl_cpio *c = tl_cpio_new();
+	assert_int_equal(tl_cpio_add_footprint(c, fp), 0); /* a start path that does not exist is no error */
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/argv0.cpio", dir) > 0);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(tl_cpio_write(c, out), 0);
+	assert_int_equal(fclose(out), 0);
+	char *list = run("cpio -it --quiet < '%s' && true '%s'", path);
+	assert_true(listed(list, "usr/bin/ls"));
+	assert_true(listed(list, "bin")); /* the link, from argv[0] alone */
+	assert_false(listed(list, "nonexistent"));
+	assert_false(listed(list, "ls"));
+	free(list);
+	tl_cpio_free(c);
+	fp__free(fp);
+	free(path);
+}
+
 static void test_bad_input(void **state)
 {
 	struct tl_cpio *c = tl_cpio_new();
@@ -163,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_from_footprint),
+	    cmocka_unit_test(test_started_by_argv0),
 	    cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
