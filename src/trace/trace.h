@@ -120,7 +120,7 @@ struct trace_recorder {
 	void *(*new)(const void *opts, struct footprint *fp);
 	/* A task to follow, with its children: the started command (attached false) or a pid of -p (true). */
 	int (*add_pid)(void *r, pid_t pid, bool attached);
-	int (*start)(void *r);		    /* after the first add_pid: recording on */
+	int (*start)(void *r); /* after the first add_pid: recording on */
 	/* Stops, fills fp (NULL: the recording failed, only tear down), removes its state and frees r. */
 	void (*finish)(void *r, struct footprint *fp);
 	/*
