@@ -5,7 +5,7 @@
 # here read its files with the vmlinux as the oracle (binutils' addr2line and nm, kcov's PC less 1: the return
 # address of the call to __sanitizer_cov_trace_pc): eventfd's lines, an EBADF branch never taken, task scoping
 # (a busy process beside adds nothing; fork, vfork and exec: three tasks covered; threads), an overflowed area as
-# loss, and the functions of the covered PCs against --kernel-functions in the same run.
+# loss, -p refused, and the functions of the covered PCs against --kernel-functions in the same run.
 . "$(dirname "$0")/../lib.sh"
 cd "$KF_TOP" || exit 1
 if [ "$(id -u)" -ne 0 ] || ! command -v qemu-system-x86_64 >/dev/null || [ ! -r /usr/src/linux-source-6.1.tar.xz ] ||
@@ -45,7 +45,7 @@ tests/guest/run --bzimage "$m/bzImage" --append "$(cat "$m/cmdline")" --timeout 
 rc=$?
 eq "guest: the recordings ran (tests/guest/run exit 0)" 0 $rc
 [ -f "$g/done" ] || { tail -n 20 "$T/guest.err" | sed 's/^/#   /'; rm -rf "$g"; exit 1; }
-for n in ev evfn bad busy up fe th ov plain; do
+for n in ev evfn bad busy up fe th ov plain att; do
 	eq "$n: kfootprint exit 0" 0 "$(cat "$g/$n.rc")" || sed 's/^/#   /' "$g/$n.err"
 done
 check "runtime _text as nokaslr puts it" grep -q '^ffffffff81000000 T _text' "$g/kallsyms.text"
@@ -73,9 +73,22 @@ for l in sys.stdin:
     if i >= 0: print(syms[i][1], l.strip())' "$T/nm" >"$T/$1.syms"
 }
 for n in ev bad busy up fe; do syms $n; done
-# the EBADF branch: close_fd's `if (!file) return -EBADF;` has no PC of its own in this build (gcc joins the block
-# to the return's, whose __sanitizer_cov_trace_pc both paths call): a branch with its own PC is still to be chosen
-skip "kcov_guest: an EBADF branch not covered" "close_fd's EBADF block shares its PC with the common return in this build"
+# the EBADF branch of close: its lines named from the tree's fs/file.c (pick_file's `return NULL;` for an fd past
+# the table, close_fd's `return -EBADF;`): wl_errors' close(999) covers one; the eventfd workload, which closes
+# only its own open fds, neither
+ksrc=$(ksrc_tree) || ksrc=
+if [ -n "$ksrc" ] && [ -f "$ksrc/fs/file.c" ]; then
+	ebadf=$(awk '/^static struct file \*pick_file\(/ { f = 1 } f == 1 && /return NULL;/ { print "fs/file.c:" NR; f = 2 }
+		/^int close_fd\(/ { c = 1 } c == 1 && /return -EBADF;/ { print "fs/file.c:" NR; c = 2 }' "$ksrc/fs/file.c" |
+		paste -sd'|')
+	eq "EBADF: two lines named in fs/file.c" 2 "$(echo "$ebadf" | tr '|' '\n' | grep -c .)"
+	check "bad (wl_errors, close(999)): a line of close's EBADF branch covered ($ebadf)" \
+		grep -qE "	($ebadf)\$" "$T/bad.lines"
+	check "ev (no bad fd): no line of close's EBADF branch covered ($ebadf)" \
+		sh -c "! grep -qE '	($ebadf)\$' '$T/ev.lines'"
+else
+	skip "kcov_guest: an EBADF branch not covered" "the extracted linux-source-6.1 tree is needed to name its lines"
+fi
 check "up (cat /proc/uptime): uptime_proc_show covered (the control)" grep -q '^uptime_proc_show ' "$T/up.syms"
 check "busy: the /proc/uptime loop beside the workload adds nothing of it" sh -c "! grep -q '^uptime_proc_show ' '$T/busy.syms'"
 eq "busy: one task, the workload's" 1 "$(grep -c '^task ' "$g/busy.pcs")"
@@ -129,8 +142,8 @@ check "map: kfootprint's lines hold >= 0.99 of addr2line's for the same PCs ($sr
 	python3 -c "import sys; sys.exit(0 if float('$sratio') >= 0.99 else 1)"
 eq "map: fs/eventfd.c lines named eventfd_write and eventfd_read" 1 "$evfns"
 # lcov's own tools read the tracefile
-ksrc=/var/tmp/kfootprint-ksrc/linux-source-6.1
-if [ -d "$ksrc/fs" ] && command -v lcov >/dev/null && command -v genhtml >/dev/null; then
+ksrc=$(ksrc_tree) || ksrc=
+if [ -n "$ksrc" ] && [ -d "$ksrc/fs" ] && command -v lcov >/dev/null && command -v genhtml >/dev/null; then
 	"$KF" map -F lcov --vmlinux "$m/vmlinux" --source-root "$ksrc" "$g/ev.json" >"$T/ev.info" 2>"$T/ev.lcov.err"
 	eq "map -F lcov: exit 0" 0 $?
 	lcov --summary "$T/ev.info" >"$T/lcov.sum" 2>&1
@@ -155,4 +168,9 @@ if [ -n "${other:-}" ]; then
 else
 	skip "kcov_guest: another kernel's vmlinux" "no debug vmlinux of Debian's (apt-get install linux-image-6.1.0-*-amd64-dbg)"
 fi
+# kcov with -p: refused with one line (only a task can turn its own kcov off), the rest recorded
+eq "att (-p): one line on stderr" 1 "$(wc -l <"$g/att.err")"
+check "att (-p): it says kcov needs a command" grep -q '^kfootprint: kernel lines: -p: kcov' "$g/att.err"
+eq "att (-p): the footprint says why not, and has its process" "True 1" \
+	"$(jget "$g/att.json" "'%s %d' % ('-p: kcov' in (d['kernel_lines'].get('why_not') or ''), len(d['processes']))")"
 [ -n "${KF_KEEP:-}" ] || rm -rf "$g"

@@ -34,4 +34,10 @@ rec th --kernel-lines --kernel-lines-pcs "$dir/th.pcs" -- "$wl/wl_threads"
 rec ov --kernel-lines --kernel-lines-area 512 --kernel-lines-pcs "$dir/ov.pcs" -- true
 # the rest of the recording with kcov asked for: the syscalls as without it
 rec plain -- "$wl/wl_kpaths" eventfd 3
+# -p: kcov refused, the rest recorded; the sleeper attached to for a second
+sleep 30 &
+sl=$!
+rec att --kernel-lines -d 1 -p $sl
+kill $sl
+wait $sl 2>/dev/null
 : >"$dir/done"
