@@ -359,6 +359,35 @@ int tl_cpio_add_host(struct tl_cpio *c, const char *path)
 	return add_walk(c, path, 0);
 }
 
+/*
+ * A relative path a process opened, resolved against the directories its argv names: the footprint keeps a path
+ * as the program gave it, and a server given its root (busybox httpd -h DIR) chdirs there and opens index.html.
+ * Each directory is carried (for the chdir), and a relative file where it exists under one of them. A file under
+ * none stays out: the re-test then names what failed.
+ */
+static int add_relative(struct tl_cpio *c, const struct fp_proc *p)
+{
+	int rc = 0;
+	struct stat st;
+
+	for (char **a = p->argv ? p->argv + 1 : NULL; a && *a; a++) {
+		if ((*a)[0] != '/' || stat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (tl_cpio_add_host(c, *a) < 0)
+			rc = -1;
+		for (uint32_t j = 0; j < p->files_cap; j++) {
+			const struct fp_file *f = p->files[j];
+			if (!f || !f->opens || f->path[0] == '/' || !f->path[0])
+				continue;
+			char *at = xasprintf("%s/%s", *a, f->path);
+			if (lstat(at, &st) == 0 && tl_cpio_add_host(c, at) < 0)
+				rc = -1;
+			free(at);
+		}
+	}
+	return rc;
+}
+
 int tl_cpio_add_footprint(struct tl_cpio *c, const struct footprint *fp)
 {
 	int rc = 0;
@@ -382,6 +411,8 @@ int tl_cpio_add_footprint(struct tl_cpio *c, const struct footprint *fp)
 			if (f && f->opens && f->path[0] == '/' && tl_cpio_add_host(c, f->path) < 0)
 				rc = -1;
 		}
+		if (add_relative(c, p) < 0)
+			rc = -1;
 	}
 	return rc;
 }

@@ -170,6 +170,47 @@ static void test_started_by_argv0(void **state)
 	free(path);
 }
 
+/* a server given its root (httpd -h DIR) opens index.html relative to it: the file comes from under DIR */
+static void test_relative_to_argv_dir(void **state)
+{
+	if (access("/usr/bin/ls", X_OK) < 0 || access("/usr/bin/cpio", X_OK) < 0)
+		skip();
+	char *www = NULL, *page = NULL, *path = NULL, *cmd = NULL;
+	assert_true(asprintf(&www, "%s/www", dir) > 0 && asprintf(&page, "%s/www/index.html", dir) > 0);
+	assert_true(asprintf(&cmd, "mkdir -p '%s' && echo page > '%s'", www, page) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	struct footprint *fp = fp__new();
+	struct fp_proc *p = fp__proc_new(fp, 300, 1, 0);
+	char **argv = calloc(5, sizeof(*argv));
+	assert_non_null(argv);
+	argv[0] = strdup("/usr/bin/ls");
+	argv[1] = strdup("-h");
+	argv[2] = strdup(www);
+	argv[3] = strdup("/usr/bin/ls"); /* a file, not a directory: nothing resolved against it */
+	fp__proc_exec(fp, p, "/usr/bin/ls", argv, "ls");
+	fp__open(fp, p, "index.html", O_RDONLY, 0, 1);
+	fp__open(fp, p, "missing.html", O_RDONLY, 0, 1); /* under no directory of its argv: left out */
+	struct tl_cpio *c = tl_cpio_new();
+	assert_int_equal(tl_cpio_add_footprint(c, fp), 0);
+	assert_true(asprintf(&path, "%s/rel.cpio", dir) > 0);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(tl_cpio_write(c, out), 0);
+	assert_int_equal(fclose(out), 0);
+	char *list = run("cpio -it --quiet < '%s' && true '%s'", path);
+	assert_true(listed(list, page + 1));
+	assert_true(listed(list, www + 1));
+	assert_false(strstr(list, "missing.html"));
+	assert_false(strstr(list, "usr/bin/ls/"));
+	free(list);
+	tl_cpio_free(c);
+	fp__free(fp);
+	free(path);
+	free(page);
+	free(www);
+}
+
 static void test_bad_input(void **state)
 {
 	struct tl_cpio *c = tl_cpio_new();
@@ -197,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_from_footprint),
 	    cmocka_unit_test(test_started_by_argv0),
+	    cmocka_unit_test(test_relative_to_argv_dir),
 	    cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
