@@ -7,8 +7,9 @@
 #            declaration line, and folds `return X;` and `}` blocks into the exit block before instrumenting, so
 #            they get no line of their own. A kcov line that is a lone `{` (the prologue's PC) is read at the
 #            nearest line above that gcov lists, the declaration: that is where gcov counts the same entry.
-# Prints "KCOV UNINST LISTED RUN ZERO UNLISTED RATIO" (RATIO = RUN / LISTED), then the ZERO lines, then the
-# UNLISTED lines' files, most first.
+# The same by function: kcov's (file, function) pairs that gcov lists, and of those the ones with a line run.
+# Prints "KCOV UNINST LISTED RUN ZERO UNLISTED RATIO FUNCS FLISTED FRUN FRATIO" (RATIO = RUN / LISTED, FRATIO =
+# FRUN / FLISTED), then the ZERO lines, then the UNLISTED lines' files, most first, then the functions not run.
 import collections
 import json
 import os
@@ -27,12 +28,18 @@ def source_lines(root, path, cache):
 
 def main():
     kc_path, gc_path, root = sys.argv[1:4]
-    kc = {(l["file"], l["line"]) for l in json.load(open(kc_path))["kernel_lines"]["lines"]}
+    kl = json.load(open(kc_path))["kernel_lines"]["lines"]
+    kc = {(l["file"], l["line"]) for l in kl}
     counts = {}
     by_file = collections.defaultdict(list)
+    fn_listed, fn_run = set(), set()
     for l in json.load(open(gc_path))["kernel_lines"]["lines"]:
         counts[(l["file"], l["line"])] = l["count"]
         by_file[l["file"]].append(l["line"])
+        fn_listed.add((l["file"], l.get("function")))
+        if l["count"] > 0:
+            fn_run.add((l["file"], l.get("function")))
+    kfn = {(l["file"], l.get("function")) for l in kl} & fn_listed
     for lines in by_file.values():
         lines.sort()
     src = {}
@@ -57,9 +64,12 @@ def main():
             zero += 1
             zeros.append("%s:%d" % (f, n))
     listed = run + zero
-    print(len(kc), uninst, listed, run, zero, sum(unlisted.values()), "%.4f" % (run / max(1, listed)))
+    print(len(kc), uninst, listed, run, zero, sum(unlisted.values()), "%.4f" % (run / max(1, listed)),
+          len({(l["file"], l.get("function")) for l in kl}), len(kfn), len(kfn & fn_run),
+          "%.4f" % (len(kfn & fn_run) / max(1, len(kfn))))
     print(" ".join(zeros[:40]))
     print(" ".join("%s(%d)" % fc for fc in unlisted.most_common(12)))
+    print(" ".join("%s:%s" % x for x in sorted(kfn - fn_run, key=str)[:20]))
 
 
 main()

@@ -24,9 +24,9 @@ rec gev --kernel-lines=gcov -- "$wl/wl_kpaths" eventfd 3
 # a second gcov run: the counters were reset, so its counts are of this run, not the sum of both
 rec gev2 --kernel-lines=gcov -- "$wl/wl_kpaths" eventfd 3
 # kcov and gcov over one run: gcov's counters reset, then kcov's recording of the workload, then gcov's read. The
-# gcov recording attaches (-p) to a sleeper, whose end ends it; it has reset the counters once the sleeper is
-# traced (TracerPid).
-sleep 600 &
+# gcov recording attaches (-p) to a waiter, whose end (exit 0) ends it; it has reset the counters once the
+# waiter is traced (TracerPid).
+sh -c "while [ ! -e '$dir/one.stop' ]; do sleep 0.1; done" &
 sl=$!
 "$kf" -q -b ptrace --report /dev/null -o "$dir/one.gcov.json" --kernel-lines=gcov -p $sl \
 	>"$dir/one.gcov.out" 2>"$dir/one.gcov.err" &
@@ -37,7 +37,7 @@ while [ $i -lt 300 ] && [ "$(awk '/^TracerPid:/ { print $2 }' /proc/$sl/status 2
 	i=$((i + 1))
 done
 rec one --kernel-lines --kernel-lines-pcs "$dir/one.pcs" -- "$wl/wl_kpaths" eventfd 3
-kill $sl
+: >"$dir/one.stop"
 wait $gc
 echo $? >"$dir/one.gcov.rc"
 : >"$dir/done"
