@@ -137,6 +137,23 @@ static void test_from_footprint(void **state)
 	free(path);
 }
 
+/* The archive of a footprint, written to dir/NAME, as GNU cpio lists it (the caller frees it). */
+static char *listing(const struct footprint *fp, const char *name)
+{
+	struct tl_cpio *c = tl_cpio_new();
+	char *path = NULL;
+	assert_int_equal(tl_cpio_add_footprint(c, fp), 0);
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(tl_cpio_write(c, out), 0);
+	assert_int_equal(fclose(out), 0);
+	char *list = run("cpio -it --quiet < '%s' && true '%s'", path);
+	tl_cpio_free(c);
+	free(path);
+	return list;
+}
+
 /* a command started as /bin/busybox: its exe is the resolved /usr/bin one, and the /bin link comes from argv[0] */
 static void test_started_by_argv0(void **state)
 {
@@ -151,23 +168,13 @@ static void test_started_by_argv0(void **state)
 		argv[0] = strdup(starts[i]);
 		fp__proc_exec(fp, p, "/usr/bin/ls", argv, "ls");
 	}
-	struct tl_cpio *c = tl_cpio_new();
-	assert_int_equal(tl_cpio_add_footprint(c, fp), 0); /* a start path that does not exist is no error */
-	char *path = NULL;
-	assert_true(asprintf(&path, "%s/argv0.cpio", dir) > 0);
-	FILE *out = fopen(path, "w");
-	assert_non_null(out);
-	assert_int_equal(tl_cpio_write(c, out), 0);
-	assert_int_equal(fclose(out), 0);
-	char *list = run("cpio -it --quiet < '%s' && true '%s'", path);
+	char *list = listing(fp, "argv0.cpio"); /* a start path that does not exist is no error */
 	assert_true(listed(list, "usr/bin/ls"));
 	assert_true(listed(list, "bin")); /* the link, from argv[0] alone */
 	assert_false(listed(list, "nonexistent"));
 	assert_false(listed(list, "ls"));
 	free(list);
-	tl_cpio_free(c);
 	fp__free(fp);
-	free(path);
 }
 
 /* a server given its root (httpd -h DIR) opens index.html relative to it: the file comes from under DIR */
@@ -175,7 +182,7 @@ static void test_relative_to_argv_dir(void **state)
 {
 	if (access("/usr/bin/ls", X_OK) < 0 || access("/usr/bin/cpio", X_OK) < 0)
 		skip();
-	char *www = NULL, *page = NULL, *path = NULL, *cmd = NULL;
+	char *www = NULL, *page = NULL, *cmd = NULL;
 	assert_true(asprintf(&www, "%s/www", dir) > 0 && asprintf(&page, "%s/www/index.html", dir) > 0);
 	assert_true(asprintf(&cmd, "mkdir -p '%s' && echo page > '%s'", www, page) > 0);
 	assert_int_equal(system(cmd), 0);
@@ -191,22 +198,13 @@ static void test_relative_to_argv_dir(void **state)
 	fp__proc_exec(fp, p, "/usr/bin/ls", argv, "ls");
 	fp__open(fp, p, "index.html", O_RDONLY, 0, 1);
 	fp__open(fp, p, "missing.html", O_RDONLY, 0, 1); /* under no directory of its argv: left out */
-	struct tl_cpio *c = tl_cpio_new();
-	assert_int_equal(tl_cpio_add_footprint(c, fp), 0);
-	assert_true(asprintf(&path, "%s/rel.cpio", dir) > 0);
-	FILE *out = fopen(path, "w");
-	assert_non_null(out);
-	assert_int_equal(tl_cpio_write(c, out), 0);
-	assert_int_equal(fclose(out), 0);
-	char *list = run("cpio -it --quiet < '%s' && true '%s'", path);
+	char *list = listing(fp, "rel.cpio");
 	assert_true(listed(list, page + 1));
 	assert_true(listed(list, www + 1));
 	assert_false(strstr(list, "missing.html"));
 	assert_false(strstr(list, "usr/bin/ls/"));
 	free(list);
-	tl_cpio_free(c);
 	fp__free(fp);
-	free(path);
 	free(page);
 	free(www);
 }
