@@ -18,15 +18,16 @@ fi
 case_on() { case " ${KF_TAILOR_CASES:-ls unix netdev pax http both} " in *" $1 "*) return 0 ;; esac; return 1; }
 # Each tailor run, a build and its boots, takes KF_KBUILD_LOCK (tests/lib.sh) and runs at nice 10.
 # tailored NAME TAILOR-ARGS...: tailor into $T/NAME; its stderr in $T/NAME.err, its wall seconds in $T/NAME.secs
+# (its own variable names: again() calls it and goes on with its own n)
 tailored() {
-	n=$1
+	tn=$1
 	shift
 	t0=$(date +%s)
-	flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/$n" "$@" >"$T/$n.out" 2>"$T/$n.err"
-	echo $? >"$T/$n.rc"
-	echo $(($(date +%s) - t0)) >"$T/$n.secs"
-	echo "# $n: tailor took $(cat "$T/$n.secs") s"
-	[ -z "${KF_TAILOR_KEEP:-}" ] || { mkdir -p "$KF_TAILOR_KEEP" && cp -r "$T/$n" "$T/$n.err" "$T/$n.secs" "$KF_TAILOR_KEEP/"; }
+	flock "$KF_KBUILD_LOCK" nice -n 10 "$KF" tailor -o "$T/$tn" "$@" >"$T/$tn.out" 2>"$T/$tn.err"
+	echo $? >"$T/$tn.rc"
+	echo $(($(date +%s) - t0)) >"$T/$tn.secs"
+	echo "# $tn: tailor took $(cat "$T/$tn.secs") s"
+	[ -z "${KF_TAILOR_KEEP:-}" ] || { mkdir -p "$KF_TAILOR_KEEP" && cp -r "$T/$tn" "$T/$tn.err" "$T/$tn.secs" "$KF_TAILOR_KEEP/"; }
 }
 # equal_in NAME ROUNDS: exit 0, the report says passed within ROUNDS rounds, every re-test of the last ended with
 # the original's exit status
