@@ -45,7 +45,7 @@ tests/guest/run --bzimage "$m/bzImage" --append "$(cat "$m/cmdline")" --timeout 
 rc=$?
 eq "guest: the recordings ran (tests/guest/run exit 0)" 0 $rc
 [ -f "$g/done" ] || { tail -n 20 "$T/guest.err" | sed 's/^/#   /'; rm -rf "$g"; exit 1; }
-for n in ev evfn bad bfd gfd busy up fe th ov plain att; do
+for n in ev evfn bfd gfd busy up fe th ov plain att; do
 	eq "$n: kfootprint exit 0" 0 "$(cat "$g/$n.rc")" || sed 's/^/#   /' "$g/$n.err"
 done
 check "runtime _text as nokaslr puts it" grep -q '^ffffffff81000000 T _text' "$g/kallsyms.text"
@@ -57,7 +57,7 @@ import sys
 for l in sys.stdin: print("%x" % (int(l, 16) - 1))' | addr2line -f -e "$m/vmlinux" | paste - - |
 		sed -e 's|\t[^\t]*/linux-source-6.1/|\t|' -e 's/ (discriminator [0-9]*)$//' >"$T/$1.lines"
 }
-for n in ev bad busy up fe; do lines $n; done
+lines ev
 for f in eventfd_write eventfd_read; do
 	check "ev: a covered PC on a line of $f in fs/eventfd.c" grep -qE "^$f	fs/eventfd.c:[0-9]+" "$T/ev.lines"
 done
@@ -72,7 +72,7 @@ for l in sys.stdin:
     i = bisect.bisect_right(addrs, int(l, 16) - 1) - 1
     if i >= 0: print(syms[i][1], l.strip())' "$T/nm" >"$T/$1.syms"
 }
-for n in ev bad busy up fe bfd gfd; do syms $n; done
+for n in ev busy up bfd gfd; do syms $n; done
 # EBADF branches: the same six calls (dup, fstat, lseek, fcntl, pread64, ioctl) on 999 (badfd) and on an open
 # eventfd (goodfd). The PCs only the bad run covers are their EBADF branches as kcov can tell them: gcc folds most
 # (close's `return -EBADF;`, fcntl's `goto out`) into the block they join, with no PC of their own, and the one

@@ -16,8 +16,6 @@ cut -d' ' -f1 /sys/kernel/tracing/available_filter_functions | sort -u >"$dir/tr
 # tracer's callbacks run in the task and kcov would cover them)
 rec ev --kernel-lines --kernel-lines-pcs "$dir/ev.pcs" -- "$wl/wl_kpaths" eventfd 3
 rec evfn --kernel-functions -- "$wl/wl_kpaths" eventfd 3
-# wl_errors: failing calls (ENOENT, EBADF, EEXIST)
-rec bad --kernel-lines --kernel-lines-pcs "$dir/bad.pcs" -- "$wl/wl_errors" "$dir/scratch"
 # the same calls on a bad fd and on an open one: their EBADF branches
 rec bfd --kernel-lines --kernel-lines-pcs "$dir/bfd.pcs" -- "$wl/wl_kpaths" badfd 3
 rec gfd --kernel-lines --kernel-lines-pcs "$dir/gfd.pcs" -- "$wl/wl_kpaths" goodfd 3
