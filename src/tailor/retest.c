@@ -78,11 +78,30 @@ int tl_qemu(const char *bzimage, const char *initrd, unsigned timeout_s, unsigne
 	return st;
 }
 
+static void retest_paths(struct tl_retest *r)
+{
+	if (!r->console) {
+		r->console = xasprintf("%s/console.log", r->dir);
+		r->footprint = xasprintf("%s/retest.json", r->dir);
+		r->stdout_path = xasprintf("%s/retest.stdout", r->dir);
+	}
+}
+
+void tl_retest_read(struct tl_retest *r)
+{
+	retest_paths(r);
+	char *con = slurp(r->console);
+	const char *e = con ? strstr(con, "kf-init: exit ") : NULL;
+	r->booted = con && strstr(con, "kf-init: running ");
+	r->ended = e != NULL;
+	if (e)
+		r->exit_code = atoi(e + strlen("kf-init: exit "));
+	free(con);
+}
+
 int tl_retest_run(struct tl_retest *r)
 {
-	r->console = xasprintf("%s/console.log", r->dir);
-	r->footprint = xasprintf("%s/retest.json", r->dir);
-	r->stdout_path = xasprintf("%s/retest.stdout", r->dir);
+	retest_paths(r);
 	const char *serials[] = {r->console, r->footprint, r->stdout_path, NULL};
 	unsigned timeout = r->timeout_s ? r->timeout_s : 300;
 	struct timespec a, b;
@@ -96,13 +115,7 @@ int tl_retest_run(struct tl_retest *r)
 		rc = error("tailor: the guest did not end within %u s (--timeout)", timeout);
 	else if (st != 0)
 		rc = error("tailor: qemu-system-x86_64 failed (status %d)", st);
-	char *con = slurp(r->console);
-	const char *e = con ? strstr(con, "kf-init: exit ") : NULL;
-	r->booted = con && strstr(con, "kf-init: running ");
-	r->ended = e != NULL;
-	if (e)
-		r->exit_code = atoi(e + strlen("kf-init: exit "));
-	free(con);
+	tl_retest_read(r);
 	return rc;
 }
 

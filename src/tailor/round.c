@@ -5,8 +5,11 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "footprint/footprint.h"
@@ -221,38 +224,101 @@ static void reference_keep(const struct tl_work *w, const char *bzimage, const c
 	strbuf_release(&sb);
 }
 
-void tl_reference(struct tl_ctx *x, const char *bzimage)
+static char *reference_dir(const struct tl_ctx *x, size_t i)
 {
+	return x->nwork == 1 ? xasprintf("%s/reference", x->workdir) : xasprintf("%s/reference-%zu", x->workdir, i + 1);
+}
+
+/* In the child: the reference runs not kept, one after another; it ends with kfootprint (SIGTERM). */
+static _Noreturn void reference_boots(struct tl_ctx *x, const char *bzimage, pid_t parent)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+		_exit(1);
 	for (size_t i = 0; i < x->nwork; i++) {
-		struct tl_work *w = &x->work[i];
-		char *dir = x->nwork == 1 ? xasprintf("%s/reference", x->workdir)
-					  : xasprintf("%s/reference-%zu", x->workdir, i + 1);
-		char *initrd = xasprintf("%s/initrd.cpio", dir);
+		if (!x->work[i].ref_booting)
+			continue;
+		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
 		struct tl_retest r = {
 		    .bzimage = bzimage, .initrd = initrd, .dir = dir, .timeout_s = x->timeout_s, .mem_mb = 512};
+		tl_retest_run(&r);
+		fflush(stderr);
+	}
+	_exit(0);
+}
+
+void tl_reference_start(struct tl_ctx *x, const char *bzimage)
+{
+	bool boot = false;
+	for (size_t i = 0; i < x->nwork; i++) {
+		struct tl_work *w = &x->work[i];
+		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
 		fprintf(stderr, "kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s)\n", w->argv[0],
 			bzimage);
-		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0 &&
-		    reference_kept(w, bzimage, initrd, dir, x->timeout_s)) {
-			fprintf(stderr, "kfootprint: tailor: the reference run: kept from an earlier boot of the same "
-					"kernel, initramfs and command\n");
-		} else if (w->ref_stdout == NULL && access(initrd, R_OK) == 0) {
-			tl_retest_run(&r);
-			if (r.ended) {
-				reference_keep(w, bzimage, initrd, x->timeout_s, r.stdout_path, r.exit_code);
-				w->ref_stdout = xstrdup(r.stdout_path);
-				w->ref_exit = r.exit_code;
-			} else {
-				fprintf(stderr,
-					"kfootprint: tailor: the reference run did not end: standard output "
-					"is not compared (console: %s)\n",
-					r.console);
-			}
+		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0) {
+			if (reference_kept(w, bzimage, initrd, dir, x->timeout_s))
+				fprintf(stderr, "kfootprint: tailor: the reference run: kept from an earlier boot of the "
+						"same kernel, initramfs and command\n");
+			else
+				boot = w->ref_booting = true;
+		}
+		free(initrd);
+		free(dir);
+	}
+	if (!boot)
+		return;
+	fprintf(stderr, "kfootprint: tailor: the reference runs boot beside round 1\n");
+	fflush(NULL); /* the child's stdio must not write the parent's buffers again */
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0)
+		reference_boots(x, bzimage, parent);
+	if (pid < 0) {
+		perror_msg("tailor: the reference runs: fork");
+		for (size_t i = 0; i < x->nwork; i++)
+			x->work[i].ref_booting = false;
+		return;
+	}
+	x->ref_pid = pid;
+}
+
+void tl_reference_wait(struct tl_ctx *x)
+{
+	if (x->ref_pid <= 0)
+		return;
+	int st;
+	while (waitpid(x->ref_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	x->ref_pid = 0;
+	for (size_t i = 0; i < x->nwork; i++) {
+		struct tl_work *w = &x->work[i];
+		if (!w->ref_booting)
+			continue;
+		w->ref_booting = false;
+		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
+		struct tl_retest r = {.dir = dir};
+		tl_retest_read(&r);
+		if (r.ended) {
+			reference_keep(w, x->ref_kernel, initrd, x->timeout_s, r.stdout_path, r.exit_code);
+			w->ref_stdout = xstrdup(r.stdout_path);
+			w->ref_exit = r.exit_code;
+		} else {
+			fprintf(stderr,
+				"kfootprint: tailor: the reference run of '%s' did not end: standard output is not "
+				"compared (console: %s)\n",
+				w->argv[0], r.console);
 		}
 		tl_retest_release(&r);
 		free(initrd);
 		free(dir);
 	}
+}
+
+void tl_reference_stop(struct tl_ctx *x)
+{
+	if (x->ref_pid > 0)
+		kill(x->ref_pid, SIGTERM); /* its timeout(1) then ends QEMU (the parent-death signal) */
+	tl_reference_wait(x);
 }
 
 /* One workload's re-test: its own initramfs (its files, its command), its own boot, its own comparison. */
@@ -273,9 +339,6 @@ static int run_one(struct tl_ctx *x, struct tl_round *r, size_t i)
 	tl_retest_run(&run->retest);
 	if (!run->retest.booted)
 		return 0; /* the caller says what the console said */
-	run->stdout_same = x->work[i].ref_stdout && run->retest.ended
-			       ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
-			       : -1;
 	run->fp = fp__load(run->retest.footprint);
 	if (run->fp)
 		tl_compare(x->work[i].orig, run->fp, x->db, &run->diffs);
@@ -311,6 +374,13 @@ size_t tl_not_kept(const struct kt_closure *c, const char *config, const struct 
 	return n;
 }
 
+/* A round that stops before its re-tests end: the reference runs are no use any more. */
+static int round_failed(struct tl_ctx *x)
+{
+	tl_reference_stop(x);
+	return -1;
+}
+
 int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -321,27 +391,34 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	kt_index_closure(x->idx, kw, x->wants.n, &r->closure);
 	free(kw);
 	r->fragment = tl_fragment(&r->closure, &x->wants);
-	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0)
-		return -1;
-	r->nlost = tl_not_kept(&r->closure, r->kernel.config, x->idx, &r->lost);
-	for (size_t i = 0; i < r->nlost; i++)
-		fprintf(stderr, "kfootprint: tailor: round %d: conf did not keep %s\n", round, r->lost[i]);
-	if (tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
-		return -1;
-	r->bzimage = tl_kernel_file(&r->kernel, "arch/x86/boot/bzImage");
-	if (!x->ref_done) { /* after a build, so that a failing one costs no boot */
+	if (!x->ref_done) { /* the reference runs need no tailored kernel: they boot beside the build */
 		x->ref_done = true;
 		if (x->ref_kernel)
-			tl_reference(x, x->ref_kernel);
+			tl_reference_start(x, x->ref_kernel);
 		else
 			fprintf(stderr, "kfootprint: tailor: no Debian 6.1 kernel in the guest's cache for a reference "
 					"run (tests/guest/run downloads it): standard output is not compared\n");
 	}
+	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0)
+		return round_failed(x);
+	r->nlost = tl_not_kept(&r->closure, r->kernel.config, x->idx, &r->lost);
+	for (size_t i = 0; i < r->nlost; i++)
+		fprintf(stderr, "kfootprint: tailor: round %d: conf did not keep %s\n", round, r->lost[i]);
+	if (tl_kernel_build(&r->kernel, x->cache, x->jobs, x->cache_max) < 0)
+		return round_failed(x);
+	r->bzimage = tl_kernel_file(&r->kernel, "arch/x86/boot/bzImage");
 	r->runs = xcalloc(x->nwork, sizeof(*r->runs));
 	r->nruns = x->nwork;
 	for (size_t i = 0; i < x->nwork; i++)
 		if (run_one(x, r, i) < 0)
-			return -1;
+			return round_failed(x);
+	tl_reference_wait(x);
+	for (size_t i = 0; i < x->nwork; i++) {
+		struct tl_run *run = &r->runs[i];
+		run->stdout_same = run->retest.booted && x->work[i].ref_stdout && run->retest.ended
+					   ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
+					   : -1;
+	}
 	return 0;
 }
 

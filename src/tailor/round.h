@@ -3,6 +3,7 @@
 #define KF_TAILOR_ROUND_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tailor/kbuild.h"
 #include "tailor/tailor.h"
@@ -18,6 +19,7 @@ struct tl_work {
 	 */
 	char *ref_stdout;
 	int ref_exit;
+	bool ref_booting; /* its reference run is booting beside round 1 (tl_reference_start) */
 };
 
 /* What every round shares. */
@@ -28,8 +30,9 @@ struct tl_ctx {
 	struct tl_work *work; /* every footprint's workload, re-tested one boot each */
 	size_t nwork;
 	struct tl_wants wants;
-	char *ref_kernel; /* Debian's, for the reference runs (tl_reference), once the first kernel is built */
+	char *ref_kernel; /* Debian's, for the reference runs (tl_reference_start) */
 	bool ref_done;
+	pid_t ref_pid; /* the process booting the reference runs, 0: none */
 	unsigned jobs, timeout_s;
 	uint64_t cache_max;
 };
@@ -65,9 +68,14 @@ void tl_round_release(struct tl_round *r);
 
 /*
  * The reference runs (one per workload, into DIR/reference[-K]) on bzimage, Debian's full kernel: w->ref_stdout.
- * A workload whose reference run does not end keeps none, said on stderr.
+ * Those kept from an earlier boot are taken at once; the others boot one after another in a child process, beside
+ * round 1's build and re-tests (a guest under TCG keeps one CPU busy: a workload that runs for an hour in the
+ * guest costs the hour once, not twice). tl_reference_wait waits for it; a workload whose reference run did not
+ * end keeps none, said on stderr. tl_reference_stop ends it (a round that failed).
  */
-void tl_reference(struct tl_ctx *x, const char *bzimage);
+void tl_reference_start(struct tl_ctx *x, const char *bzimage);
+void tl_reference_wait(struct tl_ctx *x);
+void tl_reference_stop(struct tl_ctx *x);
 /* Debian's 6.1 kernel of the guest's cache, malloc'd; NULL when tests/guest/run has downloaded none. */
 char *tl_debian_kernel(char **dir);
 

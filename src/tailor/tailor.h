@@ -72,6 +72,8 @@ struct tl_retest {
 	double seconds;				 /* QEMU's run, wall */
 };
 int tl_retest_run(struct tl_retest *r);
+/* The outputs' paths in r->dir, and what the console says of how the run went (booted, ended, exit_code). */
+void tl_retest_read(struct tl_retest *r);
 /*
  * QEMU x86_64 under TCG booting bzimage with initrd (console=ttyS0), bounded by timeout(1); extra: more of QEMU's
  * arguments (NULL-terminated); serials: the files of ttyS0, ttyS1, ... (NULL-terminated). timeout's
