@@ -272,7 +272,7 @@ $(BUILD)/fuzz/fuzz_bzimage: $(call fuzz_obj,$(BZ_FUZZ_SRC)) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)$(call fuzz_link,$(call fuzz_obj,$(BZ_FUZZ_SRC)))
 # The map database loader (tests/integration/mapdb_fuzz.sh runs it briefly on tests/fuzz/mapdb-seeds).
-MAPDB_FUZZ_SRC := tests/fuzz/fuzz_mapdb.c src/kmap/mapdb.c src/kmap/mapdb_load.c src/kmap/mapdb_save.c $(wildcard src/util/*.c)
+MAPDB_FUZZ_SRC := tests/fuzz/fuzz_mapdb.c src/kmap/mapdb.c src/kmap/mapdb_load.c src/kmap/mapdb_want.c src/kmap/mapdb_save.c $(wildcard src/util/*.c)
 $(BUILD)/fuzz/fuzz_mapdb: $(call fuzz_obj,$(MAPDB_FUZZ_SRC)) $(BUILD)/libkf.a
 	$(call msg,FUZZ,$@)
 	$(Q)$(call fuzz_link,$(call fuzz_obj,$(MAPDB_FUZZ_SRC)))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kmap/mapdb_int.h"
+#include "kmap/mapdb_load.h"
 #include "ktree/ktree.h"
 #include "kernel/running.h"
 #include "util/arena.h"
@@ -31,8 +32,6 @@
 
 /* A saved database nests 6 deep (a condition's symbols); deeper is not one. json-c refused past 32 too. */
 #define MAX_DEPTH 32
-
-struct load;
 
 enum ftype { F_STR, F_INT, F_BOOL, F_STRV, F_READ };
 
@@ -68,78 +67,10 @@ struct field {
 	}
 #define TABLE(t) t, sizeof(t) / sizeof(t[0])
 
-/* What a syscall or reach record says beyond its kt_syscall, kept beside it until the document is read. */
-struct sys_extra {
-	char *compat, *status;
-	bool bad_kind; /* a condition of an unknown kind */
-	int *sec_ids;  /* sections[i]'s position in "sections" */
-};
-
-struct sys_rec {
-	struct kt_syscall s;
-	struct sys_extra x;
-};
-
-struct sys_vec {
-	struct kt_syscall *v;
-	struct sys_extra *x;
-	size_t n, cap;
-};
-
 struct cond_rec {
 	struct kt_cond c;
 	char *kind;
 };
-
-struct opt_rec {
-	struct mapdb_opt m;
-	struct kt_option k;
-	bool kconfig;
-};
-
-struct head {
-	char *schema, *abi, *tree, *config;
-};
-
-struct load {
-	struct json_reader jr;
-	struct arena *mem;
-	struct head head;
-	struct sys_vec sys, reach;
-	struct mapdb_opt *opts;
-	struct kt_option *kopts;
-	size_t nopts, opts_cap, kopts_cap;
-	struct kt_section *secs;
-	size_t nsecs, secs_cap;
-	/* scratch of the list being read, copied into the arena at its end (lists of them do not nest) */
-	char **strv;
-	size_t strv_cap;
-	struct kt_cond *conds;
-	size_t conds_cap;
-	struct kt_section_match *matches;
-	int *ids;
-	size_t matches_cap, ids_cap;
-	struct kt_kfact *kfacts;
-	size_t nkfacts, kfacts_cap;
-	bool have_kfacts;
-	/*
-	 * mapdb_parse_for(): what a footprint asks, sorted; NULL reads everything. The records it does not ask for are
-	 * read past unchecked (jr_close_unchecked()), which is what makes the summary's load cheap; the options and
-	 * sections the kept records name are collected on the way, since the file holds them after the records.
-	 */
-	const struct mapdb_want *want;
-	char **want_sys, **want_reach, **want_first; /* names; reach keys; the first key of each, for patterns */
-	size_t nwant_sys, nwant_reach, nwant_first;
-	const char **need_opts;
-	size_t nneed_opts, need_opts_cap;
-	bool need_opts_sorted;
-	bool *need_secs;
-	size_t need_secs_cap;
-	bool stopped;	     /* at "kconfig": what follows is not read */
-	const char **others; /* the syscalls left out, by name */
-	size_t nothers, others_cap;
-};
-
 static int read_object(struct load *L, const struct field *f, size_t nf, void *rec, enum jr_event ev);
 
 /* The string just read, the writer's byte rule undone (json_writer.h); a NUL in it ends it. */
@@ -219,7 +150,6 @@ static int read_field(struct load *L, const struct field *f, enum jr_event ev, v
  * What a record's judge says after each member it has read (mapdb_parse_for()): ask again after the next, read the
  * rest, stop here with the record as it is, or leave the record out.
  */
-enum verdict { V_ASK, V_ALL, V_CLOSE, V_DROP };
 typedef enum verdict (*judge_fn)(struct load *L, const char *key, const void *rec);
 
 /*
@@ -365,144 +295,10 @@ static const struct field sys_fields[] = {
     F_STR("not_built", struct sys_rec, s.not_built),
 };
 
-/* ---- what mapdb_parse_for() keeps ---------------------------------------------------------------------------- */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool in_sorted(char *const *v, size_t n, const char *name)
-{
-	return n && bsearch(&name, v, n, sizeof(*v), cmp_str);
-}
-
-static char **sorted_copy(char **v, size_t *n)
-{
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
-}
-
-static void want_init(struct load *L, const struct mapdb_want *w)
-{
-	size_t nr = 0, nf = 0;
-
-	L->want = w;
-	L->want_sys = xcalloc(w->nsyscalls + 1, sizeof(char *));
-	for (size_t i = 0; i < w->nsyscalls; i++)
-		L->want_sys[i] = xstrdup(w->syscalls[i]);
-	L->nwant_sys = w->nsyscalls;
-	sorted_copy(L->want_sys, &L->nwant_sys);
-	L->want_reach = xcalloc(4 * w->nreach + 1, sizeof(char *));
-	L->want_first = xcalloc(w->nreach + 1, sizeof(char *));
-	for (size_t i = 0; i < w->nreach; i++) {
-		size_t nk = kt_reach_keys(w->reach_kind[i], w->reach_value[i], L->want_reach + nr, 4);
-
-		if (nk)
-			L->want_first[nf++] = xstrdup(L->want_reach[nr]);
-		nr += nk;
-	}
-	L->nwant_reach = nr;
-	L->nwant_first = nf;
-	sorted_copy(L->want_reach, &L->nwant_reach);
-}
-
-static void free_strv(char **v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void want_release(struct load *L)
-{
-	free_strv(L->want_sys, L->nwant_sys);
-	free_strv(L->want_reach, L->nwant_reach);
-	free_strv(L->want_first, L->nwant_first);
-	free(L->need_opts);
-	free(L->need_secs);
-	free(L->others);
-}
-
-/* A reach record kt_reach_find() could answer with for a wanted refinement: one of its keys, or a pattern. */
-static bool reach_wanted(const struct load *L, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (in_sorted(L->want_reach, L->nwant_reach, name))
-		return true;
-	if (!len || name[len - 1] != '*')
-		return false;
-	for (size_t i = 0; i < L->nwant_first; i++)
-		if (!strncmp(name, L->want_first[i], len - 1))
-			return true;
-	return false;
-}
-
-static void need_opt(struct load *L, const char *name)
-{
-	if (!name)
-		return;
-	XGROW(L->need_opts, L->need_opts_cap, L->nneed_opts + 1);
-	L->need_opts[L->nneed_opts++] = name;
-}
-
-/* A kept record's options and sections, which the file holds after the records. */
-static void need_of(struct load *L, const struct sys_rec *r)
-{
-	for (size_t c = 0; c < r->s.nconds; c++) {
-		need_opt(L, r->s.conds[c].option);
-		for (size_t k = 0; k < r->s.conds[c].nsymbols; k++)
-			need_opt(L, r->s.conds[c].symbols[k]);
-	}
-	for (size_t k = 0; k < r->s.noptions; k++)
-		need_opt(L, r->s.options[k]);
-	for (size_t k = 0; k < r->s.nsections; k++) {
-		int id = r->x.sec_ids[k];
-
-		if (id < 0 || id > 1 << 20)
-			continue; /* out of range: build() says so */
-		if ((size_t)id >= L->need_secs_cap) {
-			size_t old = L->need_secs_cap;
-
-			XGROW(L->need_secs, L->need_secs_cap, (size_t)id + 1);
-			memset(L->need_secs + old, 0, (L->need_secs_cap - old) * sizeof(*L->need_secs));
-		}
-		L->need_secs[id] = true;
-	}
-}
-
-/*
- * Another syscall is left out, its name kept for mapdb_max_nr(): a saved database holds only rows of the tree's
- * table (mapdb_save() leaves out the others), so every name counts there.
- */
-static enum verdict judge_sys(struct load *L, const char *key, const void *rec)
-{
-	const struct sys_rec *r = rec;
-
-	if (strcmp(key, "name") || !r->s.name)
-		return V_ASK;
-	if (in_sorted(L->want_sys, L->nwant_sys, r->s.name))
-		return V_ALL;
-	XGROW(L->others, L->others_cap, L->nothers + 1);
-	L->others[L->nothers++] = r->s.name;
-	return V_DROP;
-}
-
-static enum verdict judge_reach(struct load *L, const char *key, const void *rec)
-{
-	const struct sys_rec *r = rec;
-
-	if (strcmp(key, "name"))
-		return V_ASK;
-	return r->s.name && reach_wanted(L, r->s.name) ? V_ALL : V_DROP;
-}
-
 /* "syscalls" or "reach": a repeated member replaces the records before it, as a later key does. */
 static int read_sys_array(struct load *L, enum jr_event ev, struct sys_vec *v)
 {
-	judge_fn judge = !L->want ? NULL : v == &L->sys ? judge_sys : judge_reach;
+	judge_fn judge = !L->want ? NULL : v == &L->sys ? mapdb_judge_sys : mapdb_judge_reach;
 
 	v->n = 0;
 	if (ev != JR_ARRAY)
@@ -516,7 +312,7 @@ static int read_sys_array(struct load *L, enum jr_event ev, struct sys_vec *v)
 		if (rc)
 			continue;
 		if (judge)
-			need_of(L, &r);
+			mapdb_need_of(L, &r);
 		if (v->n == v->cap) {
 			size_t cap = v->cap;
 
@@ -556,26 +352,6 @@ static const struct field opt_fields[] = {
     F_INT("ndefinitions", struct opt_rec, k.ndefinitions),
 };
 
-static enum verdict judge_opt(struct load *L, const char *key, const void *rec)
-{
-	const struct opt_rec *o = rec;
-
-	if (strcmp(key, "name"))
-		return V_ASK;
-	if (!L->need_opts_sorted) {
-		size_t n = 0;
-
-		if (L->nneed_opts)
-			qsort(L->need_opts, L->nneed_opts, sizeof(*L->need_opts), cmp_str);
-		for (size_t i = 0; i < L->nneed_opts; i++)
-			if (!n || strcmp(L->need_opts[n - 1], L->need_opts[i]))
-				L->need_opts[n++] = L->need_opts[i];
-		L->nneed_opts = n;
-		L->need_opts_sorted = true;
-	}
-	return o->k.name && in_sorted((char *const *)L->need_opts, L->nneed_opts, o->k.name) ? V_ALL : V_DROP;
-}
-
 static int read_options(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nopts = 0;
@@ -585,7 +361,8 @@ static int read_options(struct load *L, enum jr_event ev, void *rec)
 		struct opt_rec o = {0};
 		int rc;
 
-		if (ev == JR_ERROR || (rc = read_judged(L, TABLE(opt_fields), &o, ev, L->want ? judge_opt : NULL)) < 0)
+		if (ev == JR_ERROR ||
+		    (rc = read_judged(L, TABLE(opt_fields), &o, ev, L->want ? mapdb_judge_opt : NULL)) < 0)
 			return -1;
 		if (rc)
 			continue;
@@ -608,15 +385,6 @@ static const struct field section_fields[] = {
     F_STRV("lists", struct kt_section, lists, nlists),
 };
 
-/* A section no kept record names keeps its name alone: the records name sections by position. */
-static enum verdict judge_sec(struct load *L, const char *key, const void *rec)
-{
-	(void)rec;
-	if (strcmp(key, "name"))
-		return V_ASK;
-	return L->nsecs < L->need_secs_cap && L->need_secs[L->nsecs] ? V_ALL : V_CLOSE;
-}
-
 static int read_sections(struct load *L, enum jr_event ev, void *rec)
 {
 	L->nsecs = 0;
@@ -625,7 +393,8 @@ static int read_sections(struct load *L, enum jr_event ev, void *rec)
 	while ((ev = jr_next(&L->jr)) != JR_ARRAY_END) {
 		struct kt_section s = {0};
 
-		if (ev == JR_ERROR || read_judged(L, TABLE(section_fields), &s, ev, L->want ? judge_sec : NULL) < 0)
+		if (ev == JR_ERROR ||
+		    read_judged(L, TABLE(section_fields), &s, ev, L->want ? mapdb_judge_sec : NULL) < 0)
 			return -1;
 		XGROW(L->secs, L->secs_cap, L->nsecs + 1);
 		L->secs[L->nsecs++] = s;
@@ -801,7 +570,7 @@ static struct mapdb *parse(const char *text, const char *origin, const struct ma
 
 	*err = NULL;
 	if (want)
-		want_init(&L, want);
+		mapdb_want_init(&L, want);
 	jr_init_mem(&L.jr, text, strlen(text), MAX_DEPTH);
 	ev = jr_next(&L.jr);
 	rc = ev == JR_ERROR || read_object(&L, TABLE(head_fields), &L.head, ev) < 0 ||
@@ -825,7 +594,7 @@ static struct mapdb *parse(const char *text, const char *origin, const struct ma
 	free(L.matches);
 	free(L.ids);
 	free(L.kfacts);
-	want_release(&L);
+	mapdb_want_release(&L);
 	if (rc < 0) {
 		mapdb_free(db);
 		return NULL;

@@ -258,8 +258,9 @@ void tl_reference_start(struct tl_ctx *x, const char *bzimage)
 			bzimage);
 		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0) {
 			if (reference_kept(w, bzimage, initrd, dir, x->timeout_s))
-				fprintf(stderr, "kfootprint: tailor: the reference run: kept from an earlier boot of the "
-						"same kernel, initramfs and command\n");
+				fprintf(stderr,
+					"kfootprint: tailor: the reference run: kept from an earlier boot of the "
+					"same kernel, initramfs and command\n");
 			else
 				boot = w->ref_booting = true;
 		}
@@ -416,8 +417,8 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	for (size_t i = 0; i < x->nwork; i++) {
 		struct tl_run *run = &r->runs[i];
 		run->stdout_same = run->retest.booted && x->work[i].ref_stdout && run->retest.ended
-					   ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
-					   : -1;
+				       ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
+				       : -1;
 	}
 	return 0;
 }
