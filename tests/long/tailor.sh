@@ -39,6 +39,10 @@ equal_in() {
 		"$(jget "$T/$n/report.json" "d['passed'], len(d['rounds']) <= $want")"
 	eq "$n: standard output as the reference run's on Debian's kernel (where there is one)" "True" \
 		"$(jget "$T/$n/report.json" "all(r['stdout_same'] is not False for r in d['rounds'][-1]['runs'])")"
+	if grep -q 'the reference runs boot beside round 1' "$T/$n.err"; then
+		eq "$n: the reference run, booted beside round 1, ended and its standard output is the re-test's" "True" \
+			"$(jget "$T/$n/report.json" "all(r['stdout_same'] is True for r in d['rounds'][-1]['runs'])")"
+	fi
 	echo "# $n: $(jget "$T/$n/report.json" "len(d['rounds'])") round(s)"
 	eq "$n: the last round's re-tests ended with the original exit status" "True" \
 		"$(jget "$T/$n/report.json" "all(r['ended'] and r['exit'] == r['original_exit'] for r in d['rounds'][-1]['runs'])")"
