@@ -46,7 +46,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all btf-build run check check-long check-asan unit bench bench-boot bench-kfuncs bench-loss accuracy deps deps-long deps-check clean install-list format cppcheck fuzz fuzz-build man guest
+.PHONY: all btf-build run check check-long check-asan unit bench bench-boot bench-tailor bench-kfuncs bench-loss accuracy deps deps-long deps-check clean install-list format cppcheck fuzz fuzz-build man guest
 
 all: $(BUILD)/kfootprint $(BUILD)/kfootprint-init
 
@@ -344,6 +344,11 @@ bench-boot: deps-long all
 		KF_BENCH_MIN=$(BUILD)/btf-guest sh bench/boot_time.sh $(BUILD); \
 	else echo "bench: no guest vmlinux to cut a minimal BTF from: full BTF only" >&2; sh bench/boot_time.sh $(BUILD); fi
 	$(Q)sh bench/qemu_gdb.sh $(BUILD)
+
+# tailor with an empty cache (~20 min): each workload's cold build, its kernel's sizes, boot and SLOC beside
+# Debian's and tinyconfig's, and the anchors' figures. The guest's run first: the reference runs boot its kernel.
+bench-tailor: deps-long all workloads
+	$(Q)tests/guest/run --timeout 300 -- true >/dev/null 2>&1; sh bench/tailor.sh $(BUILD)
 
 # Whether bpf keeps up with the seed's fork-heavy workloads, CPUs free and busy (~6 min).
 bench-loss: deps all
