@@ -65,6 +65,7 @@ void fp_source_release(struct fp_source *s)
 void fp__proc_release(struct fp_proc *p)
 {
 	free(p->exe);
+	free(p->cwd);
 	fp_argv_free(p->argv);
 	fp_argv_free(p->exec_chain);
 	fp_sctab_release(&p->syscalls);

@@ -172,7 +172,8 @@ struct fp_proc {
 	pid_t host_pid;	 /* the initial pid namespace's, where it differs and is known (bpf); 0 otherwise */
 	char comm[16];
 	char *exe;
-	char **argv;	       /* NULL-terminated; NULL when unknown */
+	char *cwd;   /* its working directory when it exec'd (or was found), as /proc/PID/cwd said; NULL when unknown */
+	char **argv; /* NULL-terminated; NULL when unknown */
 	double start_s, end_s; /* seconds since the footprint's start; end_s < 0 while running */
 	struct fp_exit exit;
 	uint32_t threads;  /* tasks ever seen in this thread group, the leader included */

@@ -252,10 +252,10 @@ out:
 
 int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg)
 {
-	static const char *const names[] = {"pid",	   "ppid",   "threads",	   "execs",	 "attached",
-					    "comm",	   "exe",    "argv",	   "start_s",	 "end_s",
-					    "exit",	   "files",  "syscalls",   "opens_read", "opens_write",
-					    "open_errors", "source", "exec_chain", "host_pid",	 "seccomp_killed"};
+	static const char *const names[] = {
+	    "pid",	   "ppid",	  "threads", "execs",	   "attached", "comm",		 "exe",
+	    "argv",	   "start_s",	  "end_s",   "exit",	   "files",    "syscalls",	 "opens_read",
+	    "opens_write", "open_errors", "source",  "exec_chain", "host_pid", "seccomp_killed", "cwd"};
 	enum {
 		PID,
 		PPID,
@@ -276,7 +276,8 @@ int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg)
 		SOURCE,
 		CHAIN,
 		HOST_PID,
-		KILLS
+		KILLS,
+		CWD
 	};
 	int source = 0, host_pid = 0;
 	/* read into a process of its own, moved into ld->fp once its pid is known (members come in any order) */
@@ -310,6 +311,7 @@ int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg)
 		case CHAIN: rc = ld_get_strv(ld, ctx, "exec_chain", &tmp.exec_chain); break;
 		case HOST_PID: rc = ld_get_int(ld, ctx, "host_pid", 0, INT_MAX, &host_pid); break;
 		case KILLS: rc = ld_keyed(ld, ctx, "seccomp_killed", load_seccomp_kill, &tmp); break;
+		case CWD: rc = ld_get_str(ld, ctx, "cwd", &tmp.cwd); break;
 		default: rc = ld_skip_value(ld);
 		}
 		if (rc < 0)
@@ -341,6 +343,7 @@ int ld_load_proc(struct loader *ld, const char *ctx, size_t index, void *arg)
 	p->seccomp_kills = tmp.seccomp_kills;
 	p->attached = tmp.attached;
 	p->exe = tmp.exe;
+	p->cwd = tmp.cwd;
 	p->argv = tmp.argv;
 	p->exec_chain = tmp.exec_chain;
 	p->start_s = tmp.start_s;

@@ -344,6 +344,8 @@ static void write_proc(json_writer_t *w, const struct footprint *fp, const struc
 	jsonw_bool_field(w, "attached", p->attached);
 	jsonw_string_field(w, "comm", p->comm);
 	jsonw_string_field(w, "exe", p->exe);
+	if (p->cwd)
+		jsonw_string_field(w, "cwd", p->cwd);
 	write_argv(w, "argv", p->argv);
 	/* a single exec is in exe already: the chain is written when there is one */
 	if (p->exec_chain && p->exec_chain[0] && p->exec_chain[1])

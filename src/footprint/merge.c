@@ -149,6 +149,7 @@ static void proc_copy(struct footprint *m, const struct fp_proc *p, uint32_t sou
 	q->host_pid = p->host_pid;
 	memcpy(q->comm, p->comm, sizeof(q->comm));
 	q->exe = dup_or_null(p->exe);
+	q->cwd = dup_or_null(p->cwd);
 	q->argv = fp_argv_dup(p->argv);
 	q->start_s = p->start_s;
 	q->end_s = p->end_s;

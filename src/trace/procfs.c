@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What /proc says of a process the backends did not see start (one found at attach, a task that exec'd). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +62,18 @@ void trace_read_proc(struct fp_proc *p)
 	char **argv = read_cmdline(p->pid);
 	if (argv)
 		fp__proc_set_argv(p, argv);
+	trace_read_cwd(p, p->pid);
+}
+
+void trace_read_cwd(struct fp_proc *p, pid_t pid)
+{
+	char path[64], buf[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)pid);
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	if (n > 0 && buf[0] == '/') { /* one outside kfootprint's root reads "(unreachable)/..." */
+		buf[n] = '\0';
+		free(p->cwd);
+		p->cwd = xstrdup(buf);
+	}
 }

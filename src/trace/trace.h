@@ -247,6 +247,8 @@ int trace_check_pids(pid_t *pids, size_t *npids);
 void trace_say_attached(const struct trace_opts *opts, pid_t tgid);
 /* Reads comm, exe and argv of a live process from /proc into p (best effort). */
 void trace_read_proc(struct fp_proc *p);
+/* p's cwd from /proc/PID/cwd (pid: as this process's /proc names it); kept as it was when it cannot be read. */
+void trace_read_cwd(struct fp_proc *p, pid_t pid);
 
 /*
  * The live status line (progress.c), when opts->progress: backends call trace_progress() often (it draws at most

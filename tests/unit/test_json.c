@@ -376,7 +376,9 @@ static void test_round_trip_identical_bytes(void **state)
 	strcpy(fp->procs[1]->comm, "l\\s\x01");
 	fp__open(fp, fp->procs[1], "/tmp/caf\xc3\xa9/\xff\xfe\\x41\\\\", O_WRONLY, 0, 4);
 	fp__proc_exec(fp, fp->procs[1], "/usr/bin/env", NULL, NULL); /* ls → env: a chain of two */
+	fp->procs[1]->cwd = strdup("/srv/caf\xc3\xa9");
 	a = to_json(fp);
+	assert_non_null(strstr(a, "\"cwd\": \"/srv/caf\xc3\xa9\""));
 	assert_non_null(strstr(a, "\"exec_chain\": [\"/usr/bin/ls\", \"/usr/bin/env\"]"));
 	back = round_trip(a);
 
@@ -390,6 +392,8 @@ static void test_round_trip_identical_bytes(void **state)
 	assert_string_equal(back->procs[1]->exec_chain[1], "/usr/bin/env");
 	assert_null(back->procs[1]->exec_chain[2]);
 	assert_null(back->procs[2]->exec_chain); /* one exec: its exe says it */
+	assert_string_equal(back->procs[1]->cwd, "/srv/caf\xc3\xa9");
+	assert_null(back->procs[2]->cwd); /* unknown: none written, none read */
 	assert_true(back->procs[0]->end_s < 0);
 	assert_int_equal(back->procs[2]->exit.kind, FP_EXIT_SIGNAL);
 	assert_int_equal(back->procs[2]->exit.value, SIGKILL);
@@ -665,6 +669,8 @@ static void test_load_errors(void **state)
 	     "kfootprint: 'f.json': processes[0].exec_chain: more than 4 programs\n"},
 	    {"{\"schema\": \"kfootprint/1\", \"processes\": [{\"pid\": 1, \"exe\": \"a\\u0000b\"}]}",
 	     "kfootprint: 'f.json': processes[0].exe: contains a NUL character\n"},
+	    {"{\"schema\": \"kfootprint/1\", \"processes\": [{\"pid\": 1, \"cwd\": 7}]}",
+	     "kfootprint: 'f.json': processes[0].cwd: expected string, got int\n"},
 	    {"{\"schema\": \"kfootprint/1\", \"processes\": [{\"pid\": 1, \"syscalls\": {\"a\\nb\\u001b[2J\": "
 	     "{\"calls\": 1}}}]}",
 	     "kfootprint: 'f.json': processes[0].syscalls: unknown syscall 'a?b?[2J'\n"},
