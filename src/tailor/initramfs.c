@@ -359,29 +359,41 @@ int tl_cpio_add_host(struct tl_cpio *c, const char *path)
 	return add_walk(c, path, 0);
 }
 
+/* Base, and each relative file of p that exists under it, when base is a directory (the footprint's word). */
+static int add_under(struct tl_cpio *c, const struct fp_proc *p, const char *base)
+{
+	struct stat st;
+	if (base[0] != '/' || stat(base, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	int rc = tl_cpio_add_host(c, base) < 0 ? -1 : 0;
+	for (uint32_t j = 0; j < p->files_cap; j++) {
+		const struct fp_file *f = p->files[j];
+		if (!f || !f->opens || f->path[0] == '/' || !f->path[0])
+			continue;
+		char *at = xasprintf("%s/%s", base, f->path);
+		if (lstat(at, &st) == 0 && tl_cpio_add_host(c, at) < 0)
+			rc = -1;
+		free(at);
+	}
+	return rc;
+}
+
 /*
- * A relative path a process opened, resolved against the directories its argv names: the footprint keeps a path
- * as the program gave it, and a server given its root (busybox httpd -h DIR) chdirs there and opens index.html.
- * Each directory is carried (for the chdir), and a relative file where it exists under one of them. A file under
- * none stays out: the re-test then names what failed.
+ * A relative path a process opened, resolved against its working directory when it exec'd (the ptrace
+ * recorder's cwd) and against the directories its argv names (a relative one under that cwd): the footprint
+ * keeps a path as the program gave it, and a server given its root (busybox httpd -h DIR) chdirs there and opens
+ * index.html. Each directory is carried (for the chdir), and a relative file where it exists under one of them.
+ * A file under none stays out: the re-test then names what failed.
  */
 static int add_relative(struct tl_cpio *c, const struct fp_proc *p)
 {
-	int rc = 0;
-	struct stat st;
-
+	int rc = p->cwd ? add_under(c, p, p->cwd) : 0;
 	for (char **a = p->argv ? p->argv + 1 : NULL; a && *a; a++) {
-		if ((*a)[0] != '/' || stat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (tl_cpio_add_host(c, *a) < 0)
-			rc = -1;
-		for (uint32_t j = 0; j < p->files_cap; j++) {
-			const struct fp_file *f = p->files[j];
-			if (!f || !f->opens || f->path[0] == '/' || !f->path[0])
-				continue;
-			char *at = xasprintf("%s/%s", *a, f->path);
-			if (lstat(at, &st) == 0 && tl_cpio_add_host(c, at) < 0)
-				rc = -1;
+		if ((*a)[0] == '/') {
+			rc |= add_under(c, p, *a);
+		} else if (p->cwd && (*a)[0] && (*a)[0] != '-') {
+			char *at = xasprintf("%s/%s", p->cwd, *a);
+			rc |= add_under(c, p, at);
 			free(at);
 		}
 	}

@@ -34,11 +34,20 @@ static char *self_dir(void)
 	return xstrdup(buf);
 }
 
-/* argv[0] as execvp finds it: itself with a '/', else in PATH (the guest's default path is /bin:/usr/bin) */
-static char *find_program(const char *name)
+/*
+ * argv[0] as execvp finds it: itself with a '/' (a relative one from the command's working directory, when the
+ * footprint knows it), else in PATH (the guest's default path is /bin:/usr/bin)
+ */
+static char *find_program(const char *name, const char *cwd)
 {
+	if (name[0] != '/' && strchr(name, '/') && cwd) {
+		char *at = xasprintf("%s/%s", cwd, name);
+		char *real = access(at, X_OK) == 0 ? realpath(at, NULL) : NULL;
+		free(at);
+		return real;
+	}
 	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL; /* the guest starts in / */
+		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL;
 	static const char *const dirs[] = {"/bin", "/usr/bin"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name);
@@ -67,7 +76,27 @@ static int write_cpio(FILE *out, const void *c)
 	return tl_cpio_write(c, out);
 }
 
-/* The initramfs: the workload's files, kfootprint and its libraries, /init, and the command for /init to run. */
+/*
+ * The command's working directory on the host, when the footprint has it (the ptrace recorder's) and it is a
+ * directory here: the first process the recording started.
+ */
+static const char *command_cwd(const struct footprint *fp)
+{
+	struct stat st;
+	for (size_t i = 0; i < fp->nprocs; i++) {
+		const struct fp_proc *p = fp->procs[i];
+		if (p->attached)
+			continue;
+		bool dir = p->cwd && p->cwd[0] == '/' && stat(p->cwd, &st) == 0 && S_ISDIR(st.st_mode);
+		return dir ? p->cwd : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The initramfs: the workload's files, kfootprint and its libraries, /init, the command for /init to run and
+ * the directory to run it in (/kf/cwd, when known: the guest starts in /).
+ */
 static int make_initrd(const struct tl_work *w, const char *path)
 {
 	char *dir = self_dir(), *self = NULL, *init = NULL, *prog = NULL;
@@ -87,7 +116,8 @@ static int make_initrd(const struct tl_work *w, const char *path)
 	if (tl_cpio_add_footprint(c, w->orig) < 0 || tl_cpio_add_host(c, self) != 0)
 		goto out;
 	/* the command as it is named (/bin/ls where the footprint has /usr/bin/ls), found as the guest's execvp will */
-	prog = find_program(w->argv[0]);
+	const char *cwd = command_cwd(w->orig);
+	prog = find_program(w->argv[0], cwd);
 	if (!prog || tl_cpio_add_host(c, prog) != 0) {
 		error("tailor: the command '%s' is not found on this host", w->argv[0]);
 		goto out;
@@ -102,6 +132,8 @@ static int make_initrd(const struct tl_work *w, const char *path)
 	for (char *const *a = w->argv + 1; *a; a++)
 		strbuf_add(&cmd, *a, strlen(*a) + 1);
 	tl_cpio_add_data(c, "/kf/cmd", 0644, cmd.buf, cmd.len);
+	if (cwd && tl_cpio_add_host(c, cwd) == 0)
+		tl_cpio_add_data(c, "/kf/cwd", 0644, cwd, strlen(cwd));
 	static const char *const dirs[] = {"/dev", "/proc", "/sys", "/tmp", "/root"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		tl_cpio_add_dir(c, dirs[i]);

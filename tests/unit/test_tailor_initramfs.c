@@ -209,6 +209,47 @@ static void test_relative_to_argv_dir(void **state)
 	free(www);
 }
 
+/*
+ * a command run from a directory opens files relative to it (cat data.txt) and is given a relative directory
+ * (-h www): both resolve against the cwd the recorder saw at its exec
+ */
+static void test_relative_to_cwd(void **state)
+{
+	if (access("/usr/bin/cat", X_OK) < 0 || access("/usr/bin/cpio", X_OK) < 0)
+		skip();
+	char *work = NULL, *cmd = NULL;
+	assert_true(asprintf(&work, "%s/work", dir) > 0);
+	assert_true(asprintf(&cmd,
+			     "mkdir -p '%s/sub' '%s/www' && echo d > '%s/sub/data.txt' && echo p > '%s/www/p.html'",
+			     work, work, work, work) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	struct footprint *fp = fp__new();
+	struct fp_proc *p = fp__proc_new(fp, 300, 1, 0);
+	char **argv = calloc(4, sizeof(*argv));
+	assert_non_null(argv);
+	argv[0] = strdup("cat");
+	argv[1] = strdup("-h");
+	argv[2] = strdup("www");
+	fp__proc_exec(fp, p, "/usr/bin/cat", argv, "cat");
+	p->cwd = strdup(work);
+	fp__open(fp, p, "sub/data.txt", O_RDONLY, 0, 1);
+	fp__open(fp, p, "p.html", O_RDONLY, 0, 1);
+	fp__open(fp, p, "nowhere.txt", O_RDONLY, 0, 1);
+	char *list = listing(fp, "cwd.cpio");
+	char *data = NULL, *page = NULL;
+	assert_true(asprintf(&data, "%s/sub/data.txt", work + 1) > 0 && asprintf(&page, "%s/www/p.html", work + 1) > 0);
+	assert_true(listed(list, work + 1));
+	assert_true(listed(list, data));
+	assert_true(listed(list, page));
+	assert_false(strstr(list, "nowhere.txt"));
+	free(data);
+	free(page);
+	free(list);
+	fp__free(fp);
+	free(work);
+}
+
 static void test_bad_input(void **state)
 {
 	struct tl_cpio *c = tl_cpio_new();
@@ -237,6 +278,7 @@ int main(void)
 	    cmocka_unit_test(test_from_footprint),
 	    cmocka_unit_test(test_started_by_argv0),
 	    cmocka_unit_test(test_relative_to_argv_dir),
+	    cmocka_unit_test(test_relative_to_cwd),
 	    cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

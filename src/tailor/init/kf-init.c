@@ -5,7 +5,8 @@
  * tailored kernel may lack one), runs the command of /kf/cmd (NUL-separated words: kfootprint record ... --
  * COMMAND) with standard output on the third serial port and standard error on the console, says how it ended,
  * and reboots: with QEMU's -no-reboot that ends QEMU. It first says the kernel's uptime ("kf-init: up S", the
- * report's boot time), and brings lo up. /kf/uid, when present, holds "UID GID" for the command.
+ * report's boot time), and brings lo up. /kf/uid, when present, holds "UID GID" for the command, and /kf/cwd
+ * the directory it ran in on the host.
  *
  *   ttyS0  the console: the kernel, this init's lines ("kf-init: ..."), the command's standard error
  *   ttyS1  the footprint the command writes (-o /dev/ttyS1)
@@ -129,6 +130,14 @@ int main(void)
 			unsigned uid, gid;
 			if (u && fscanf(u, "%u %u", &uid, &gid) == 2 && (setgid(gid) < 0 || setuid(uid) < 0))
 				_exit(126);
+			char cwd[4096];
+			int cf = open("/kf/cwd", O_RDONLY);
+			ssize_t cn = cf < 0 ? -1 : read(cf, cwd, sizeof(cwd) - 1);
+			if (cn > 0) {
+				cwd[cn] = '\0';
+				if (chdir(cwd) < 0)
+					say("kf-init: chdir %s: errno %ld\n", cwd, errno);
+			}
 			execv(argv[0], argv);
 			say("kf-init: exec %s: errno %ld\n", argv[0], errno);
 			_exit(127);
