@@ -269,7 +269,7 @@ static _Noreturn void reference_boots(struct tl_ctx *x, const char *bzimage, pid
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
 		_exit(1);
 	for (size_t i = 0; i < x->nwork; i++) {
-		if (!x->work[i].ref_booting)
+		if (x->work[i].ref != TL_REF_BOOTING)
 			continue;
 		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
 		struct tl_retest r = {
@@ -286,22 +286,15 @@ void tl_reference_start(struct tl_ctx *x, const char *bzimage)
 	for (size_t i = 0; i < x->nwork; i++) {
 		struct tl_work *w = &x->work[i];
 		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
-		fprintf(stderr, "kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s)\n", w->argv[0],
-			bzimage);
 		if ((mkdir(dir, 0700) == 0 || errno == EEXIST) && make_initrd(w, initrd) == 0) {
-			if (reference_kept(w, bzimage, initrd, dir, x->timeout_s))
-				fprintf(stderr,
-					"kfootprint: tailor: the reference run: kept from an earlier boot of the "
-					"same kernel, initramfs and command\n");
-			else
-				boot = w->ref_booting = true;
+			w->ref = reference_kept(w, bzimage, initrd, dir, x->timeout_s) ? TL_REF_KEPT : TL_REF_BOOTING;
+			boot |= w->ref == TL_REF_BOOTING;
 		}
 		free(initrd);
 		free(dir);
 	}
 	if (!boot)
 		return;
-	fprintf(stderr, "kfootprint: tailor: the reference runs boot beside round 1\n");
 	fflush(NULL); /* the child's stdio must not write the parent's buffers again */
 	pid_t parent = getpid(), pid = fork();
 	if (pid == 0)
@@ -309,25 +302,35 @@ void tl_reference_start(struct tl_ctx *x, const char *bzimage)
 	if (pid < 0) {
 		perror_msg("tailor: the reference runs: fork");
 		for (size_t i = 0; i < x->nwork; i++)
-			x->work[i].ref_booting = false;
+			if (x->work[i].ref == TL_REF_BOOTING)
+				x->work[i].ref = TL_REF_NONE;
 		return;
 	}
 	x->ref_pid = pid;
 }
 
-void tl_reference_wait(struct tl_ctx *x)
+static void reference_reap(struct tl_ctx *x)
 {
-	if (x->ref_pid <= 0)
-		return;
 	int st;
-	while (waitpid(x->ref_pid, &st, 0) < 0 && errno == EINTR)
+	while (x->ref_pid > 0 && waitpid(x->ref_pid, &st, 0) < 0 && errno == EINTR)
 		;
 	x->ref_pid = 0;
+}
+
+void tl_reference_wait(struct tl_ctx *x)
+{
+	reference_reap(x);
 	for (size_t i = 0; i < x->nwork; i++) {
 		struct tl_work *w = &x->work[i];
-		if (!w->ref_booting)
+		enum tl_ref was = w->ref;
+		w->ref = TL_REF_NONE;
+		if (was == TL_REF_KEPT)
+			fprintf(stderr,
+				"kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s): kept from an "
+				"earlier boot of the same kernel, initramfs and command\n",
+				w->argv[0], x->ref_kernel);
+		if (was != TL_REF_BOOTING)
 			continue;
-		w->ref_booting = false;
 		char *dir = reference_dir(x, i), *initrd = xasprintf("%s/initrd.cpio", dir);
 		struct tl_retest r = {.dir = dir};
 		tl_retest_read(&r);
@@ -335,6 +338,10 @@ void tl_reference_wait(struct tl_ctx *x)
 			reference_keep(w, x->ref_kernel, initrd, x->timeout_s, r.stdout_path, r.exit_code);
 			w->ref_stdout = xstrdup(r.stdout_path);
 			w->ref_exit = r.exit_code;
+			fprintf(stderr,
+				"kfootprint: tailor: the reference run of '%s' on Debian's kernel (%s): booted beside "
+				"round 1, exit %d\n",
+				w->argv[0], x->ref_kernel, r.exit_code);
 		} else {
 			fprintf(stderr,
 				"kfootprint: tailor: the reference run of '%s' did not end: standard output is not "
@@ -351,7 +358,9 @@ void tl_reference_stop(struct tl_ctx *x)
 {
 	if (x->ref_pid > 0)
 		kill(x->ref_pid, SIGTERM); /* its timeout(1) then ends QEMU (the parent-death signal) */
-	tl_reference_wait(x);
+	reference_reap(x);
+	for (size_t i = 0; i < x->nwork; i++)
+		x->work[i].ref = TL_REF_NONE;
 }
 
 /* One workload's re-test: its own initramfs (its files, its command), its own boot, its own comparison. */
@@ -424,7 +433,9 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	kt_index_closure(x->idx, kw, x->wants.n, &r->closure);
 	free(kw);
 	r->fragment = tl_fragment(&r->closure, &x->wants);
-	if (!x->ref_done) { /* the reference runs need no tailored kernel: they boot beside the build */
+	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0)
+		return -1;
+	if (!x->ref_done) { /* the reference runs need no tailored kernel: they boot beside its build */
 		x->ref_done = true;
 		if (x->ref_kernel)
 			tl_reference_start(x, x->ref_kernel);
@@ -432,8 +443,6 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 			fprintf(stderr, "kfootprint: tailor: no Debian 6.1 kernel in the guest's cache for a reference "
 					"run (tests/guest/run downloads it): standard output is not compared\n");
 	}
-	if (tl_kernel_config(x->src, x->cache, r->fragment, &r->kernel) < 0)
-		return round_failed(x);
 	r->nlost = tl_not_kept(&r->closure, r->kernel.config, x->idx, &r->lost);
 	for (size_t i = 0; i < r->nlost; i++)
 		fprintf(stderr, "kfootprint: tailor: round %d: conf did not keep %s\n", round, r->lost[i]);

@@ -19,7 +19,11 @@ struct tl_work {
 	 */
 	char *ref_stdout;
 	int ref_exit;
-	bool ref_booting; /* its reference run is booting beside round 1 (tl_reference_start) */
+	enum tl_ref {
+		TL_REF_NONE,
+		TL_REF_KEPT,
+		TL_REF_BOOTING
+	} ref; /* round 1's reference run, until it is waited for */
 };
 
 /* What every round shares. */
@@ -73,7 +77,7 @@ void tl_round_release(struct tl_round *r);
  * guest costs the hour once, not twice). tl_reference_wait waits for it; a workload whose reference run did not
  * end keeps none, said on stderr. tl_reference_stop ends it (a round that failed).
  */
-void tl_reference_start(struct tl_ctx *x, const char *bzimage);
+void tl_reference_start(struct tl_ctx *x, const char *bzimage); /* says nothing: tl_reference_wait does */
 void tl_reference_wait(struct tl_ctx *x);
 void tl_reference_stop(struct tl_ctx *x);
 /* Debian's 6.1 kernel of the guest's cache, malloc'd; NULL when tests/guest/run has downloaded none. */
