@@ -28,7 +28,18 @@
 struct tailor_opts {
 	const char *output, *kernel_src, *rounds, *jobs, *timeout, *without, *measure, *config;
 	bool baselet;
+	const char *masks[TL_MASKS_MAX + 1]; /* --stdout-mask, compiled once the re-test is sure to run */
+	size_t nmasks;
 };
+
+static int opt_stdout_mask(const char *value, void *opts)
+{
+	struct tailor_opts *o = opts;
+	if (o->nmasks == TL_MASKS_MAX + 1)
+		return error("tailor: --stdout-mask: more than %d masks", TL_MASKS_MAX);
+	o->masks[o->nmasks++] = value; /* one past the bound is kept: tl_masks_add says it in its words */
+	return 0;
+}
 
 #define T struct tailor_opts
 static const struct kf_option options[] = {
@@ -39,6 +50,10 @@ static const struct kf_option options[] = {
     OPT_STRING(0, "rounds", T, rounds, "N", "re-test and add what failed at most N times (default 3)"),
     OPT_STRING('j', "jobs", T, jobs, "N", "make -jN (default: the number of CPUs)"),
     OPT_STRING(0, "timeout", T, timeout, "SECS", "end a guest after SECS (default 300)"),
+    OPT_CALLBACK(0, "stdout-mask", "ERE", opt_stdout_mask,
+		 "before the re-test's standard output is held to the reference run's, replace each match of the "
+		 "extended regular expression ERE in both, line by line: what the workload prints differently on every "
+		 "run (repeatable)"),
     OPT_STRING(0, "without", T, without, "OPT,...",
 	       "leave these needed options out of round 1, to see the re-test find them (CONFIG_ omitted)"),
     OPT_STRING(0, "measure", T, measure, "kcov|gcov|kcov,gcov",
@@ -62,7 +77,7 @@ static int write_str(const char *path, const char *text)
 	return 0;
 }
 
-static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, size_t nwork)
+static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, size_t nwork, size_t nmasks)
 {
 	if (nwork > 1)
 		fprintf(out, "  %s (%s):\n", w->file, w->argv[0]);
@@ -75,7 +90,8 @@ static void say_run(FILE *out, const struct tl_run *r, const struct tl_work *w, 
 	if (r->retest.ended)
 		fprintf(out, ", exit %d (the original: %d)", r->retest.exit_code, w->orig->exit.value);
 	if (r->stdout_same >= 0)
-		fprintf(out, ", standard output %s the reference run's", r->stdout_same ? "equals" : "differs from");
+		fprintf(out, ", standard output %s the reference run's%s", r->stdout_same ? "equals" : "differs from",
+			nmasks ? " (masked)" : "");
 	fputc('\n', out);
 	for (size_t i = 0; i < r->diffs.n; i++) {
 		const struct tl_diff *d = &r->diffs.v[i];
@@ -94,7 +110,7 @@ static void say_round(FILE *out, const struct tl_round *r, size_t asked, const s
 	for (size_t i = 0; i < r->closure.nunmet; i++)
 		fprintf(out, "  unmet %s: %s\n", r->closure.unmet[i].option, r->closure.unmet[i].why);
 	for (size_t i = 0; i < r->nruns; i++)
-		say_run(out, &r->runs[i], &x->work[i], x->nwork);
+		say_run(out, &r->runs[i], &x->work[i], x->nwork, x->masks.n);
 }
 
 /* --without: each named option must be one the footprint or the baselet wants */
@@ -299,6 +315,8 @@ static int cmd_tailor(int argc, char **argv)
 			       b[k].boot ? b[k].boot : b[k].unseen, b[k].why);
 		return fflush(stdout) == 0 ? 0 : (perror_msg("tailor: standard output"), 1);
 	}
+	if (o.nmasks && (o.baselet || o.measure))
+		return error("tailor: --stdout-mask is for a re-test: not with --baselet or --measure"), 1;
 	if (o.config && !o.measure)
 		return error("tailor: --config is the base of --measure: give --measure kcov|gcov"), 1;
 	if (o.measure) {
@@ -326,6 +344,11 @@ static int cmd_tailor(int argc, char **argv)
 	struct tl_ctx x = {
 	    .cache = cache, .jobs = (unsigned)jobs, .timeout_s = (unsigned)timeout, .cache_max = 20ull << 30};
 	x.work = xcalloc((size_t)nfiles, sizeof(*x.work));
+	for (size_t k = 0; k < o.nmasks; k++)
+		if (tl_masks_add(&x.masks, o.masks[k]) < 0)
+			goto out;
+	for (size_t k = 0; k < x.masks.n; k++)
+		rep.masks[rep.nmasks++] = xstrdup(x.masks.src[k]);
 	for (int f = 0; f < nfiles; f++) {
 		struct tl_work *w = &x.work[x.nwork];
 		w->file = argv[i + f];
@@ -420,6 +443,7 @@ out:
 		free(x.work[k].ref_stdout);
 	}
 	free(x.work);
+	tl_masks_release(&x.masks);
 	mapdb_free(db);
 	free(err);
 	free(src);

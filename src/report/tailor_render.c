@@ -40,6 +40,8 @@ static void figure_row(FILE *out, const char *what, const struct tl_report *r, i
 static int render_text(const struct tl_report *r, FILE *out)
 {
 	fprintf(out, "kfootprint tailor: %s\n", r->tree);
+	for (size_t i = 0; i < r->nmasks; i++)
+		fprintf(out, "standard output compared with each match of '%s' masked\n", r->masks[i]);
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const struct tl_report_round *rd = &r->rounds[i];
 		fprintf(out,
@@ -120,6 +122,7 @@ static int render_json(const struct tl_report *r, FILE *out)
 	jsonw_string_field(w, "schema", "kfootprint-tailor/1");
 	jsonw_string_field(w, "tree", r->tree);
 	jsonw_bool_field(w, "passed", r->passed);
+	strings(w, "stdout_masks", r->masks, r->nmasks);
 	jsonw_name(w, "rounds");
 	jsonw_start_array(w);
 	for (size_t i = 0; i < r->nrounds; i++) {

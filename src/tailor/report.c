@@ -39,5 +39,7 @@ void tl_report_release(struct tl_report *r)
 	for (size_t i = 0; i < r->nfig; i++)
 		tl_figures_release(&r->fig[i]);
 	free(r->tree);
+	for (size_t i = 0; i < r->nmasks; i++)
+		free(r->masks[i]);
 	memset(r, 0, sizeof(*r));
 }

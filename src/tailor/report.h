@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tailor/outmask.h"
 #include "tailor/tailor.h"
 
 /*
@@ -47,6 +48,8 @@ struct tl_report {
 	bool passed;
 	struct tl_figures fig[3]; /* the tailored kernel, Debian's, tinyconfig 64-bit with the baselet */
 	size_t nfig;
+	char *masks[TL_MASKS_MAX]; /* --stdout-mask's expressions, as given */
+	size_t nmasks;
 };
 
 struct tl_report_round *tl_report_round_add(struct tl_report *r);

@@ -16,6 +16,7 @@
 #include "tailor/bootcache.h"
 #include "tailor/initramfs.h"
 #include "tailor/kbuild.h"
+#include "tailor/outmask.h"
 #include "tailor/round.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -192,16 +193,6 @@ bool tl_run_equal(const struct tl_run *r, const struct tl_work *w)
 {
 	return r->retest.booted && r->retest.ended && r->fp && !r->diffs.n && w->orig->exit.kind == FP_EXIT_CODE &&
 	       r->retest.exit_code == w->orig->exit.value && r->stdout_same != 0;
-}
-
-static bool same_bytes(const char *a, const char *b)
-{
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	bool same = read_file(a, &x) == 0 && read_file(b, &y) == 0 && x.len == y.len &&
-		    (!x.len || !memcmp(x.buf, y.buf, x.len));
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return same;
 }
 
 /* The key of a reference run: Debian's kernel, the initramfs (which holds the command), the bound. */
@@ -457,9 +448,10 @@ int tl_round(struct tl_ctx *x, int round, struct tl_round *r)
 	tl_reference_wait(x);
 	for (size_t i = 0; i < x->nwork; i++) {
 		struct tl_run *run = &r->runs[i];
-		run->stdout_same = run->retest.booted && x->work[i].ref_stdout && run->retest.ended
-				       ? same_bytes(x->work[i].ref_stdout, run->retest.stdout_path)
-				       : -1;
+		run->stdout_same =
+		    run->retest.booted && x->work[i].ref_stdout && run->retest.ended
+			? tl_masks_same_files(&x->masks, x->work[i].ref_stdout, run->retest.stdout_path) == 1
+			: -1;
 	}
 	return 0;
 }

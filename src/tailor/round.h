@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "tailor/kbuild.h"
+#include "tailor/outmask.h"
 #include "tailor/tailor.h"
 
 /* A workload: a footprint and the command re-run in the guest for it. */
@@ -37,6 +38,8 @@ struct tl_ctx {
 	char *ref_kernel; /* Debian's, for the reference runs (tl_reference_start) */
 	bool ref_done;
 	pid_t ref_pid; /* the process booting the reference runs, 0: none */
+	struct tl_masks
+	    masks; /* --stdout-mask: what may differ between a re-test's standard output and the reference's */
 	unsigned jobs, timeout_s;
 	uint64_t cache_max;
 };

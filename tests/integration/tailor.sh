@@ -27,6 +27,10 @@ refused "a missing footprint" "missing.json" -o "$T/out" "$T/missing.json"
 refused "a footprint of i386 calls" "i386 calls" -o "$T/out" "$KF_TOP/tests/fuzz/corpus/odd.json"
 refused "a --kernel-src that is no tree" "not a kernel tree" -o "$T/out" --kernel-src /usr/share "$T/true.json"
 refused "--rounds 0" "rounds" -o "$T/out" --rounds 0 "$T/true.json"
+refused "--stdout-mask that is no expression" "stdout-mask 'a(b': " -o "$T/out" --stdout-mask 'a(b' "$T/true.json"
+refused "--stdout-mask matching nothing at all" "matches the empty string" -o "$T/out" --stdout-mask 'x*' \
+	"$T/true.json"
+refused "--stdout-mask with --measure" "is for a re-test" -o "$T/out" --stdout-mask x --measure kcov
 # several footprints: each is checked before anything is built, and each re-runs its own command
 refused "a second footprint missing" "missing.json" -o "$T/out" "$T/true.json" "$T/missing.json"
 refused "a second footprint of i386 calls" "odd.json.*i386 calls" -o "$T/out" "$T/true.json" \
