@@ -144,11 +144,8 @@ static void test_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paxtest),
-	    cmocka_unit_test(test_lines_and_bytes),
-	    cmocka_unit_test(test_files),
-	    cmocka_unit_test(test_paxtest_runs),
-	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_paxtest),	 cmocka_unit_test(test_lines_and_bytes), cmocka_unit_test(test_files),
+	    cmocka_unit_test(test_paxtest_runs), cmocka_unit_test(test_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
