@@ -13,7 +13,7 @@ if ! "$kf" record -b bpf -q -o "$tmp/big.json" --report /dev/null -- sh -c 'for 
 	echo "html of 5,000 processes: no bpf recording here ($(head -n1 "$tmp/err"))"
 	exit 0
 fi
-exec python3 - "$kf" "$tmp/big.json" "${KF_BENCH_REPS:-3}" <<'PY'
+python3 - "$kf" "$tmp/big.json" "${KF_BENCH_REPS:-3}" <<'PY'
 import os, statistics, subprocess, sys, time
 
 kf, path, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -11,7 +11,7 @@ kf=$build/kfootprint
 tmp=$(mktemp -d /tmp/kf-bench-large.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 python3 "$(dirname "$0")/gen_footprint.py" "${KF_BENCH_PROCS:-50000}" 20 25 >"$tmp/big.json"
-exec python3 - "$tmp/big.json" "${KF_BENCH_REPS:-3}" "$kf" ${KF_BENCH_OLD:+"$KF_BENCH_OLD"} <<'PY'
+python3 - "$tmp/big.json" "${KF_BENCH_REPS:-3}" "$kf" ${KF_BENCH_OLD:+"$KF_BENCH_OLD"} <<'PY'
 import os, resource, statistics, subprocess, sys, time
 
 path, reps, bins = sys.argv[1], int(sys.argv[2]), sys.argv[3:]

@@ -23,7 +23,7 @@ KF_BUILD=$build KF_TAILOR_CASES=$cases KF_TAILOR_CACHE=$scratch/cache KF_TAILOR_
 	sh "$top/tests/long/tailor.sh" >"$scratch/tap" 2>&1
 echo "bench: the cases ran in $(($(date +%s) - t0)) s: $(grep -c '^ok' "$scratch/tap") checks passed, $(grep -c '^not ok' "$scratch/tap") failed" >&2
 grep '^not ok' "$scratch/tap" >&2
-exec python3 - "$scratch/keep" "$cases" <<'PY'
+python3 - "$scratch/keep" "$cases" <<'PY'
 import json, os, sys
 
 keep, cases = sys.argv[1], sys.argv[2].split()
