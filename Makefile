@@ -345,7 +345,7 @@ bench-boot: deps-long all
 	else echo "bench: no guest vmlinux to cut a minimal BTF from: full BTF only" >&2; sh bench/boot_time.sh $(BUILD); fi
 	$(Q)sh bench/qemu_gdb.sh $(BUILD)
 
-# tailor with an empty cache (~20 min): each workload's cold build, its kernel's sizes, boot and SLOC beside
+# tailor with an empty cache (~15 min): each workload's cold build, its kernel's sizes, boot and SLOC beside
 # Debian's and tinyconfig's, and the anchors' figures. The guest's run first: the reference runs boot its kernel.
 bench-tailor: deps-long all workloads
 	$(Q)tests/guest/run --timeout 300 -- true >/dev/null 2>&1; sh bench/tailor.sh $(BUILD)

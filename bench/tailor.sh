@@ -7,7 +7,7 @@
 # every boot runs. Then one table from the cases' reports: the build per workload, and each kernel's sizes, boot to
 # /init under TCG (QEMU's instruction clock) and SLOC beside Debian's 6.1 kernel and a 64-bit tinyconfig, and the
 # anchors' published figures. Not a test: it prints figures and exits 0 (the cases' own checks are counted).
-# About 20 minutes on 2 CPUs; each tailor takes KF_KBUILD_LOCK, so it waits for another build to end.
+# About 15 minutes on 2 CPUs; each tailor takes KF_KBUILD_LOCK, so it waits for another build to end.
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
