@@ -5,6 +5,12 @@
 # tracing state (tracefs instances and knobs, BPF programs) is the same before and after a run, a Ctrl-C, a -d
 # expiry and a SIGKILL of kfootprint, and a tracing instance a killed kfootprint left is removed by the next run.
 # The exhaustive tracers run in the QEMU guest: tests/guest/t/kfuncs_*.sh.
+# tracefs is not mounted on a fresh machine: mount it in a mount namespace of the test's own, so that the host is
+# left as it was found (the suite runs two tests at a time, so unmounting afterwards could pull it from another).
+if [ "$(id -u)" -eq 0 ] && [ ! -d /sys/kernel/tracing/instances ] && [ -z "${KF_KFUNCS_MNTNS:-}" ] &&
+	command -v unshare >/dev/null; then
+	KF_KFUNCS_MNTNS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
 . "$(dirname "$0")/../lib.sh"
 
 TR=/sys/kernel/tracing
