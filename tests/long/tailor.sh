@@ -116,7 +116,7 @@ if ! case_on pax; then
 elif command -v paxtest >/dev/null; then
 	"$KF" -q -o "$T/pax.json" --report /dev/null -- paxtest kiddie /tmp/kf-tailor-pax.log >/dev/null 2>&1
 	rm -f /tmp/kf-tailor-pax.log
-	# under TCG its re-test under ptrace takes 51 minutes, the reference run beside it (docs/tailor.md)
+	# under TCG its re-test under ptrace takes 43 to 51 minutes, the reference run beside it (docs/tailor.md)
 	# paxtest guesses its randomization bits from samples: 28 on one run, 30 (or 29) on the next, on any kernel
 	tailored pax --timeout 7200 --stdout-mask '[0-9]+ (quality )?bits' "$T/pax.json"
 	equal_in pax 3
